@@ -1,0 +1,279 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * doca_buf: data section, reference counts and lists.
+ *
+ * DOCA leaves out-of-range set_data/set_data_len undefined; softdoca checks
+ * the range and refuses with INVALID_VALUE instead.
+ */
+#include <stdatomic.h>
+
+#include "core/buf.h"
+#include "core/mmap.h"
+#include "core/sdk_log.h"
+
+SDOCA_LOG_MODULE(buf);
+
+#define CHECK_HEAD(buf)                                                                            \
+	do {                                                                                       \
+		if (!(buf)->is_head)                                                               \
+			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                       \
+				   "%s: buffer is an inner element of a list; use the list head",  \
+				   __func__);                                                      \
+	} while (0)
+
+/* Returns every element of a list to its inventory. Inner elements keep a
+ * count of 1 while listed; 0 marks an element that is back in its inventory. */
+static void release_list(struct doca_buf *head)
+{
+	struct doca_buf *e = head;
+
+	while (e) {
+		struct doca_buf *next = e->next;
+		struct doca_buf_inventory *inv = e->inv;
+
+		if (e->counted)
+			atomic_fetch_sub(&e->mmap->num_bufs, 1);
+		e->refcount = 0;
+		e->counted = false;
+		e->is_head = false;
+		e->mmap = NULL;
+		e->next = inv->free_list;
+		inv->free_list = e;
+		inv->num_free++;
+		e = next;
+	}
+}
+
+DOCA_STABLE doca_error_t doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *refcount)
+{
+	SDOCA_CHECK_ARG(buf);
+	if (buf->refcount == 0)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inc_refcount: buffer was already released");
+	CHECK_HEAD(buf);
+	if (buf->refcount == UINT16_MAX)
+		SDOCA_FAIL(DOCA_ERROR_TOO_BIG, "doca_buf_inc_refcount: reference count at maximum");
+	if (refcount)
+		*refcount = buf->refcount;
+	buf->refcount++;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *refcount)
+{
+	SDOCA_CHECK_ARG(buf);
+	if (buf->refcount == 0)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_dec_refcount: buffer was already released");
+	CHECK_HEAD(buf);
+	if (refcount)
+		*refcount = buf->refcount;
+	if (--buf->refcount == 0)
+		release_list(buf);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcount)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(refcount);
+	*refcount = buf->is_head ? buf->refcount : 1;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *len)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(len);
+	*len = buf->len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **head)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(head);
+	*head = buf->head;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_t *data_len)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(data_len);
+	*data_len = buf->data_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_data(const struct doca_buf *buf, void **data)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(data);
+	*data = buf->data;
+	return DOCA_SUCCESS;
+}
+
+/* Whether [data, data + data_len) lies inside the buffer. */
+static bool data_fits(const struct doca_buf *buf, uintptr_t data, size_t data_len)
+{
+	uintptr_t head = (uintptr_t)buf->head;
+
+	return data >= head && data - head <= buf->len && data_len <= buf->len - (data - head);
+}
+
+DOCA_STABLE doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, size_t data_len)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(data);
+	if (!data_fits(buf, (uintptr_t)data, data_len))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_buf_set_data: data %p + %zu is outside the buffer [%p, +%zu)", data,
+			   data_len, (void *)buf->head, buf->len);
+	buf->data = data;
+	buf->data_len = data_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_set_data_len(struct doca_buf *buf, size_t data_len)
+{
+	SDOCA_CHECK_ARG(buf);
+	if (!data_fits(buf, (uintptr_t)buf->data, data_len))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_buf_set_data_len: %zu bytes from the data pointer pass the end of "
+			   "the buffer",
+			   data_len);
+	buf->data_len = data_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_reset_data_len(struct doca_buf *buf)
+{
+	SDOCA_CHECK_ARG(buf);
+	buf->data_len = 0;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **next_buf)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(next_buf);
+	*next_buf = buf->next;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **last_buf)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(last_buf);
+	if (buf->is_head) {
+		*last_buf = buf->tail;
+		return DOCA_SUCCESS;
+	}
+	while (buf->next)
+		buf = buf->next;
+	*last_buf = buf;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_last)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(is_last);
+	*is_last = buf->next == NULL;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_first)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(is_first);
+	*is_first = buf->is_head;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(is_in_list);
+	*is_in_list = !buf->is_head || buf->list_len > 1;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_elements)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(num_elements);
+	CHECK_HEAD(buf);
+	*num_elements = buf->list_len;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t chain(struct doca_buf *head, struct doca_buf *tail, struct doca_buf *list2)
+{
+	if (head == list2)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "cannot chain a buffer list to itself");
+	if (!list2->is_head)
+		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+			   "the list to append is an inner element of another list");
+	if (list2->refcount != 1)
+		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+			   "the list to append has %u references; it must have exactly 1",
+			   list2->refcount);
+	if ((uint64_t)head->list_len + list2->list_len > UINT32_MAX)
+		SDOCA_FAIL(DOCA_ERROR_TOO_BIG, "the combined list would be too long");
+	tail->next = list2;
+	head->tail = list2->tail;
+	head->list_len += list2->list_len;
+	list2->is_head = false;
+	list2->tail = NULL;
+	list2->list_len = 0;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca_buf *list2)
+{
+	SDOCA_CHECK_ARG(list1);
+	SDOCA_CHECK_ARG(list2);
+	CHECK_HEAD(list1);
+	return chain(list1, list1->tail, list2);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_head,
+							struct doca_buf *list1_tail,
+							struct doca_buf *list2)
+{
+	SDOCA_CHECK_ARG(list1_head);
+	SDOCA_CHECK_ARG(list1_tail);
+	SDOCA_CHECK_ARG(list2);
+	CHECK_HEAD(list1_head);
+	if (list1_head->tail != list1_tail)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_buf_chain_list_tail: list1_tail is not the last element of list1");
+	return chain(list1_head, list1_tail, list2);
+}
+
+/* Splits list1 before list2; list2 becomes the head of the rest, with one reference. */
+DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct doca_buf *list2)
+{
+	struct doca_buf *prev = NULL;
+	uint32_t before = 0;
+
+	SDOCA_CHECK_ARG(list1);
+	SDOCA_CHECK_ARG(list2);
+	CHECK_HEAD(list1);
+	for (struct doca_buf *e = list1; e && e != list2; e = e->next) {
+		prev = e;
+		before++;
+	}
+	if (list2 == list1 || !prev || prev->next != list2)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_buf_unchain_list: list2 is not an inner element of list1");
+	prev->next = NULL;
+	list2->is_head = true;
+	list2->refcount = 1;
+	list2->tail = list1->tail;
+	list2->list_len = list1->list_len - before;
+	list1->tail = prev;
+	list1->list_len = before;
+	return DOCA_SUCCESS;
+}

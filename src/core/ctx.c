@@ -1,0 +1,296 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * doca_ctx: the state machine IDLE -> STARTING -> RUNNING -> STOPPING -> IDLE.
+ *
+ * Transitions the application asks for (start, stop) happen inside its call
+ * and fire the state callback there. Transitions that wait for something
+ * (connection ready, tasks flushed and freed) happen inside doca_pe_progress.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ctx.h"
+#include "core/dev.h"
+#include "core/pe.h"
+#include "core/sdk_log.h"
+
+SDOCA_LOG_MODULE(ctx);
+
+static const char *state_name(enum doca_ctx_states state)
+{
+	static const char *const names[] = { "IDLE", "STARTING", "RUNNING", "STOPPING" };
+
+	return (unsigned int)state < SDOCA_ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
+{
+	enum doca_ctx_states prev = ctx->state;
+
+	ctx->state = next;
+	SDOCA_DBG("%s context %p: %s -> %s", ctx->ops->name, (void *)ctx, state_name(prev),
+		  state_name(next));
+	if (ctx->state_cb)
+		ctx->state_cb(ctx->user_data, ctx, prev, next);
+}
+
+SDOCA_EXPORT void sdoca_ctx_init(struct doca_ctx *ctx, const struct sdoca_ctx_ops *ops,
+				 struct doca_dev *dev)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ops = ops;
+	ctx->dev = dev;
+	ctx->state = DOCA_CTX_STATE_IDLE;
+	ctx->api_version = 300;
+	if (dev)
+		sdoca_dev_get(dev);
+}
+
+static void disconnect_from_pe(struct doca_ctx *ctx)
+{
+	struct doca_ctx **link;
+
+	if (!ctx->pe)
+		return;
+	for (link = &ctx->pe->ctxs; *link; link = &(*link)->pe_next)
+		if (*link == ctx) {
+			*link = ctx->pe_next;
+			break;
+		}
+	ctx->pe = NULL;
+}
+
+SDOCA_EXPORT doca_error_t sdoca_ctx_fini(struct doca_ctx *ctx)
+{
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+			   "cannot destroy a %s context in state %s; stop it and wait for IDLE",
+			   ctx->ops->name, state_name(ctx->state));
+	disconnect_from_pe(ctx);
+	for (uint32_t i = 0; i < ctx->num_pools; i++) {
+		free(ctx->pools[i]->objects);
+		ctx->pools[i]->objects = NULL;
+		ctx->pools[i]->free = NULL;
+	}
+	if (ctx->dev)
+		sdoca_dev_put(ctx->dev);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t ctx_start(struct doca_ctx *ctx, uint16_t api_version)
+{
+	enum sdoca_start how = SDOCA_START_DONE;
+	doca_error_t status;
+
+	SDOCA_CHECK_ARG(ctx);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_start: %s context is %s, not IDLE",
+			   ctx->ops->name, state_name(ctx->state));
+	if (!ctx->pe)
+		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
+			   "doca_ctx_start: %s context is not connected to a progress engine "
+			   "(doca_pe_connect_ctx)",
+			   ctx->ops->name);
+	ctx->api_version = api_version;
+	atomic_store(&ctx->start_ready, false);
+	atomic_store(&ctx->failed, false);
+	ctx->stop_logged = false;
+	status = ctx->ops->start ? ctx->ops->start(ctx, &how) : DOCA_SUCCESS;
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (how == SDOCA_START_DONE) {
+		set_state(ctx, DOCA_CTX_STATE_RUNNING);
+		return DOCA_SUCCESS;
+	}
+	if (how == SDOCA_START_DEFERRED)
+		sdoca_ctx_start_ready(ctx);
+	set_state(ctx, DOCA_CTX_STATE_STARTING);
+	return how == SDOCA_START_PENDING ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
+{
+	return ctx_start(ctx, 300);
+}
+
+/* DOCA 2.5 programs (SOFTDOCA_API_VERSION=205) call this under the same name. */
+DOCA_STABLE doca_error_t softdoca_v205_doca_ctx_start(struct doca_ctx *ctx)
+{
+	return ctx_start(ctx, 205);
+}
+
+static bool fully_stopped(const struct doca_ctx *ctx)
+{
+	return ctx->inflight == 0 && ctx->allocated == 0;
+}
+
+static void finish_stop(struct doca_ctx *ctx)
+{
+	if (ctx->ops->stopped)
+		ctx->ops->stopped(ctx);
+	set_state(ctx, DOCA_CTX_STATE_IDLE);
+}
+
+/* RUNNING/STARTING -> STOPPING, flushing what is in flight. */
+static void begin_stop(struct doca_ctx *ctx)
+{
+	set_state(ctx, DOCA_CTX_STATE_STOPPING);
+	if (ctx->ops->stop)
+		ctx->ops->stop(ctx);
+}
+
+DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
+{
+	SDOCA_CHECK_ARG(ctx);
+	switch (ctx->state) {
+	case DOCA_CTX_STATE_IDLE:
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_stop: %s context is already IDLE",
+			   ctx->ops->name);
+	case DOCA_CTX_STATE_STOPPING:
+		return DOCA_ERROR_IN_PROGRESS;
+	default:
+		break;
+	}
+	if (!ctx->pe)
+		return DOCA_ERROR_NOT_CONNECTED;
+	if (fully_stopped(ctx)) {
+		/* Nothing to flush or give back: straight to IDLE. */
+		if (ctx->ops->stop)
+			ctx->ops->stop(ctx);
+		finish_stop(ctx);
+		return DOCA_SUCCESS;
+	}
+	begin_stop(ctx);
+	return DOCA_ERROR_IN_PROGRESS;
+}
+
+SDOCA_EXPORT void sdoca_ctx_start_ready(struct doca_ctx *ctx)
+{
+	atomic_store(&ctx->start_ready, true);
+	atomic_store(&ctx->pe->attention, true);
+	sdoca_pe_wake(ctx->pe);
+}
+
+SDOCA_EXPORT void sdoca_ctx_fail(struct doca_ctx *ctx)
+{
+	atomic_store(&ctx->failed, true);
+	atomic_store(&ctx->pe->attention, true);
+	sdoca_pe_wake(ctx->pe);
+}
+
+bool sdoca_ctx_advance(struct doca_ctx *ctx)
+{
+	if (atomic_exchange(&ctx->failed, false) &&
+	    (ctx->state == DOCA_CTX_STATE_RUNNING || ctx->state == DOCA_CTX_STATE_STARTING)) {
+		SDOCA_INFO("%s context %p: fatal error, stopping", ctx->ops->name, (void *)ctx);
+		begin_stop(ctx);
+		return true;
+	}
+	if (ctx->state == DOCA_CTX_STATE_STARTING && atomic_exchange(&ctx->start_ready, false)) {
+		set_state(ctx, DOCA_CTX_STATE_RUNNING);
+		return true;
+	}
+	if (ctx->state == DOCA_CTX_STATE_STOPPING) {
+		if (fully_stopped(ctx)) {
+			finish_stop(ctx);
+			return true;
+		}
+		if (ctx->inflight == 0 && !ctx->stop_logged) {
+			ctx->stop_logged = true;
+			SDOCA_INFO("%s context %p stays STOPPING until its %zu allocated task(s) are "
+				   "freed with doca_task_free",
+				   ctx->ops->name, (void *)ctx, ctx->allocated);
+		}
+	}
+	return false;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx,
+							 size_t *num_inflight_tasks)
+{
+	SDOCA_CHECK_ARG(ctx);
+	SDOCA_CHECK_ARG(num_inflight_tasks);
+	*num_inflight_tasks = ctx->inflight;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
+{
+	SDOCA_CHECK_ARG(ctx);
+	ctx->user_data = user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
+						union doca_data *user_data)
+{
+	SDOCA_CHECK_ARG(ctx);
+	SDOCA_CHECK_ARG(user_data);
+	*user_data = ctx->user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
+						       doca_ctx_state_changed_callback_t cb)
+{
+	SDOCA_CHECK_ARG(ctx);
+	ctx->state_cb = cb;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx,
+					    enum doca_ctx_states *state)
+{
+	SDOCA_CHECK_ARG(ctx);
+	SDOCA_CHECK_ARG(state);
+	*state = ctx->state;
+	return DOCA_SUCCESS;
+}
+
+/* Every submit is pushed at once, so there is never anything to flush. */
+DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
+{
+	(void)ctx;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx,
+							    struct doca_gpu *gpu_dev)
+{
+	SDOCA_CHECK_ARG(ctx);
+	SDOCA_CHECK_ARG(gpu_dev);
+	SDOCA_NOT_SUPPORTED("softdoca has no GPU data path");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx,
+							    struct doca_dpa *dpa_dev)
+{
+	SDOCA_CHECK_ARG(ctx);
+	SDOCA_CHECK_ARG(dpa_dev);
+	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
+}
+
+/* A soft device has one completion vector: the PE's notification handle. */
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx,
+							      uint32_t comp_vector)
+{
+	SDOCA_CHECK_ARG(ctx);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_set_completion_vector: context not IDLE");
+	if (comp_vector != 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_ctx_set_completion_vector: vector %u does not exist (only 0)",
+			   comp_vector);
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_ctx_cap_get_num_completion_vectors(const struct doca_devinfo *devinfo,
+					uint32_t *num_comp_vectors)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(num_comp_vectors);
+	*num_comp_vectors = 1;
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,258 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * doca_pe: progress, completion callbacks and the notification handle.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "core/ctx.h"
+#include "core/pe.h"
+#include "core/sdk_log.h"
+
+SDOCA_LOG_MODULE(pe);
+
+DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
+{
+	struct doca_pe *p;
+
+	SDOCA_CHECK_ARG(pe);
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return DOCA_ERROR_NO_MEMORY;
+	p->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->event_fd < 0) {
+		int err = errno;
+
+		free(p);
+		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_create: eventfd failed: %s",
+			   strerror(err));
+	}
+	pthread_mutex_init(&p->cq_lock, NULL);
+	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE;
+	*pe = p;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
+{
+	SDOCA_CHECK_ARG(pe);
+	if (pe->ctxs)
+		SDOCA_FAIL(DOCA_ERROR_IN_USE,
+			   "doca_pe_destroy: contexts are still connected; destroy them first");
+	close(pe->event_fd);
+	pthread_mutex_destroy(&pe->cq_lock);
+	free(pe);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	SDOCA_CHECK_ARG(pe);
+	SDOCA_CHECK_ARG(ctx);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_pe_connect_ctx: context is not IDLE");
+	if (ctx->pe)
+		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+			   "doca_pe_connect_ctx: context is already connected to a progress engine");
+	ctx->pe = pe;
+	ctx->pe_next = pe->ctxs;
+	pe->ctxs = ctx;
+	return DOCA_SUCCESS;
+}
+
+static void signal_event(struct doca_pe *pe)
+{
+	uint64_t one = 1;
+
+	/* Only the failure to write matters, and then the fd is already readable. */
+	if (write(pe->event_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		SDOCA_ERR("notification eventfd write failed: %s", strerror(errno));
+}
+
+void sdoca_pe_wake(struct doca_pe *pe)
+{
+	if (atomic_exchange(&pe->armed, false))
+		signal_event(pe);
+}
+
+void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task)
+{
+	task->next = NULL;
+	pthread_mutex_lock(&pe->cq_lock);
+	if (pe->cq_tail)
+		pe->cq_tail->next = task;
+	else
+		pe->cq_head = task;
+	pe->cq_tail = task;
+	atomic_fetch_add(&pe->cq_pending, 1);
+	pthread_mutex_unlock(&pe->cq_lock);
+	sdoca_pe_wake(pe);
+}
+
+static struct doca_task *take_completions(struct doca_pe *pe)
+{
+	struct doca_task *list;
+
+	if (atomic_load_explicit(&pe->cq_pending, memory_order_acquire) == 0)
+		return NULL;
+	pthread_mutex_lock(&pe->cq_lock);
+	list = pe->cq_head;
+	pe->cq_head = pe->cq_tail = NULL;
+	atomic_store(&pe->cq_pending, 0);
+	pthread_mutex_unlock(&pe->cq_lock);
+	return list;
+}
+
+static void run_callback(struct doca_pe *pe, struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	struct sdoca_task_pool *pool = task->pool;
+	sdoca_generic_cb_t cb = task->status == DOCA_SUCCESS ? pool->success_cb : pool->error_cb;
+
+	ctx->inflight--;
+	pe->inflight--;
+	task->state = SDOCA_TASK_ALLOCATED; /* the application owns it again */
+	pool->type->invoke(cb, task, task->user_data, ctx->user_data);
+}
+
+static bool advance_contexts(struct doca_pe *pe)
+{
+	bool needed = atomic_exchange(&pe->attention, false);
+	bool progressed = false;
+
+	/* A STOPPING context waits for frees, which raise no attention. */
+	for (struct doca_ctx *ctx = pe->ctxs; ctx && !needed; ctx = ctx->pe_next)
+		needed = ctx->state == DOCA_CTX_STATE_STOPPING;
+	if (!needed)
+		return false;
+	for (struct doca_ctx *ctx = pe->ctxs, *next; ctx; ctx = next) {
+		next = ctx->pe_next;
+		progressed |= sdoca_ctx_advance(ctx);
+	}
+	return progressed;
+}
+
+DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
+{
+	bool progressed = false;
+	struct doca_task *list;
+
+	if (!pe) {
+		SDOCA_ERR("doca_pe_progress: pe is NULL");
+		return 0;
+	}
+	if (pe->in_progress) {
+		SDOCA_ERR("doca_pe_progress must not be called from a completion or state callback");
+		return 0;
+	}
+	pe->in_progress = true;
+	for (struct doca_ctx *ctx = pe->ctxs, *next; ctx; ctx = next) {
+		next = ctx->pe_next;
+		if (ctx->ops->progress && ctx->state != DOCA_CTX_STATE_IDLE)
+			progressed |= ctx->ops->progress(ctx);
+	}
+	/* Failures first, so an error callback already sees its context STOPPING. */
+	progressed |= advance_contexts(pe);
+	list = take_completions(pe);
+	while (list) {
+		struct doca_task *task = list;
+
+		list = task->next;
+		run_callback(pe, task);
+		progressed = true;
+	}
+	progressed |= advance_contexts(pe);
+	pe->in_progress = false;
+	return progressed ? 1 : 0;
+}
+
+DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
+							 doca_notification_handle_t *handle)
+{
+	SDOCA_CHECK_ARG(pe);
+	SDOCA_CHECK_ARG(handle);
+	*handle = pe->event_fd;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe,
+							 doca_notification_handle_t handle,
+							 union doca_data completion_key)
+{
+	(void)handle;
+	(void)completion_key;
+	SDOCA_CHECK_ARG(pe);
+	SDOCA_NOT_SUPPORTED("setting the notification handle is a Windows (IO completion port) "
+			    "call; on Linux use doca_pe_get_notification_handle");
+}
+
+/* Whether doca_pe_progress() has something to do right now. */
+static bool has_work(struct doca_pe *pe)
+{
+	if (atomic_load(&pe->cq_pending) > 0 || atomic_load(&pe->attention))
+		return true;
+	for (struct doca_ctx *ctx = pe->ctxs; ctx; ctx = ctx->pe_next)
+		if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 &&
+		    ctx->allocated == 0)
+			return true;
+	return false;
+}
+
+DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
+{
+	SDOCA_CHECK_ARG(pe);
+	if (pe->event_mode == DOCA_PE_EVENT_MODE_PROGRESS_ALL)
+		(void)doca_pe_clear_notification(pe, pe->event_fd);
+	for (struct doca_ctx *ctx = pe->ctxs; ctx; ctx = ctx->pe_next)
+		if (ctx->ops->request_notification && ctx->state != DOCA_CTX_STATE_IDLE)
+			ctx->ops->request_notification(ctx);
+	atomic_store(&pe->armed, true);
+	/* Work that arrived before arming must not be slept through. */
+	if (has_work(pe))
+		sdoca_pe_wake(pe);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe,
+						    doca_notification_handle_t handle)
+{
+	uint64_t count;
+
+	(void)handle;
+	SDOCA_CHECK_ARG(pe);
+	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_clear_notification: read failed: %s",
+			   strerror(errno));
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe,
+							size_t *num_inflight_tasks)
+{
+	SDOCA_CHECK_ARG(pe);
+	SDOCA_CHECK_ARG(num_inflight_tasks);
+	*num_inflight_tasks = pe->inflight;
+	return DOCA_SUCCESS;
+}
+
+/* softdoca always progresses every connected context, which satisfies both modes. */
+DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe,
+						      enum doca_pe_event_mode event_mode)
+{
+	SDOCA_CHECK_ARG(pe);
+	if (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
+	    event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d",
+			   (int)event_mode);
+	if (pe->in_progress)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+			   "doca_pe_set_event_mode: not allowed inside a completion callback");
+	pe->event_mode = event_mode;
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,46 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Progress engines.
+ *
+ * Completed tasks wait in the PE's completion queue, a mutex-protected FIFO
+ * that the library's service thread may also feed. doca_pe_progress() takes
+ * the whole queue at once and runs the callbacks without the lock held.
+ * The notification handle is an eventfd that is written only when the
+ * application has armed it with doca_pe_request_notification().
+ */
+#ifndef SDOCA_CORE_PE_H_
+#define SDOCA_CORE_PE_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <doca_pe.h>
+
+#include "core/compiler.h"
+
+struct doca_ctx;
+
+struct doca_pe {
+	struct doca_ctx *ctxs; /* connected contexts, through ctx->pe_next */
+	pthread_mutex_t cq_lock;
+	struct doca_task *cq_head;
+	struct doca_task *cq_tail;
+	_Atomic size_t cq_pending;
+	_Atomic bool armed;
+	_Atomic bool attention; /* a context has a state change or failure to handle */
+	int event_fd;
+	size_t inflight;
+	bool in_progress; /* doca_pe_progress() is running (callbacks must not re-enter) */
+	enum doca_pe_event_mode event_mode;
+};
+
+/* Queues a completed task; any thread. */
+void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task);
+/* Something needs doca_pe_progress(): wake an armed waiter. Any thread. */
+void sdoca_pe_wake(struct doca_pe *pe);
+
+#endif /* SDOCA_CORE_PE_H_ */

@@ -1,0 +1,25 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Version queries and the softdoca.h introspection calls of Core.
+ */
+#include <doca_version.h>
+#include <softdoca.h>
+
+#include "nic/keys.h"
+
+DOCA_EXPERIMENTAL const char *doca_version_runtime(void)
+{
+	return DOCA_VERSION_STRING;
+}
+
+DOCA_STABLE const char *softdoca_version(void)
+{
+	return SOFTDOCA_VERSION_STRING;
+}
+
+DOCA_STABLE uint32_t softdoca_num_memory_keys(void)
+{
+	return sdoca_keys_live();
+}

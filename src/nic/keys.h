@@ -1,0 +1,59 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The memory-key table: what a remote peer may touch in this process.
+ *
+ * A key is 128 bits: a 32-bit slot index and a 96-bit tag from getrandom(),
+ * so a peer cannot guess a key it was not given. Lookups take no lock: a
+ * slot is found by index and checked against the tag. While a responder uses
+ * a region it holds the slot, and revoking a key waits until no one does,
+ * so once doca_mmap_stop/destroy returns no remote access touches the memory.
+ */
+#ifndef SDOCA_NIC_KEYS_H_
+#define SDOCA_NIC_KEYS_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "core/compiler.h"
+
+#define SDOCA_KEY_WIRE_SIZE 16
+
+struct sdoca_key {
+	uint32_t index; /* 0 is never a valid slot */
+	uint32_t tag_hi;
+	uint64_t tag_lo;
+};
+
+enum sdoca_key_kind {
+	SDOCA_KEY_MMAP = 1,       /* a registered memory range */
+	SDOCA_KEY_SYNC_EVENT = 2, /* the 8-byte value of a sync event */
+};
+
+/* What a key grants. */
+struct sdoca_key_region {
+	uint64_t addr;
+	uint64_t len;
+	uint32_t access; /* DOCA_ACCESS_FLAG_* */
+	enum sdoca_key_kind kind;
+	void *owner; /* the mmap or sync event */
+};
+
+SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *region,
+					      struct sdoca_key *key);
+/* Invalidates the key and waits until every holder has released it. */
+SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key);
+/* Looks a key up and holds its slot; NOT_FOUND for unknown or revoked keys. */
+SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
+					     struct sdoca_key_region *region);
+SDOCA_EXPORT void sdoca_keys_release(const struct sdoca_key *key);
+/* Number of keys registered and not revoked. */
+SDOCA_EXPORT uint32_t sdoca_keys_live(void);
+
+SDOCA_EXPORT void sdoca_key_encode(const struct sdoca_key *key, uint8_t out[SDOCA_KEY_WIRE_SIZE]);
+SDOCA_EXPORT void sdoca_key_decode(const uint8_t in[SDOCA_KEY_WIRE_SIZE], struct sdoca_key *key);
+
+#endif /* SDOCA_NIC_KEYS_H_ */
