@@ -29,16 +29,18 @@ DOCA_STABLE doca_error_t doca_buf_get_data(const struct doca_buf *buf, void **da
 DOCA_STABLE doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, size_t data_len);
 DOCA_STABLE doca_error_t doca_buf_set_data_len(struct doca_buf *buf, size_t data_len);
 DOCA_STABLE doca_error_t doca_buf_reset_data_len(struct doca_buf *buf);
-DOCA_STABLE doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **next_buf);
-DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **last_buf);
+DOCA_STABLE doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf,
+                                                   struct doca_buf **next_buf);
+DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf,
+                                                   struct doca_buf **last_buf);
 DOCA_STABLE doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_last);
 DOCA_STABLE doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_first);
 DOCA_STABLE doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list);
 DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_elements);
 DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca_buf *list2);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_head,
-							struct doca_buf *list1_tail,
-							struct doca_buf *list2);
+                                                        struct doca_buf *list1_tail,
+                                                        struct doca_buf *list2);
 DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct doca_buf *list2);
 
 SOFTDOCA_END_DECLS

@@ -24,19 +24,19 @@ typedef uint64_t doca_dpa_dev_buf_arr_t;
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_buf_arr **buf_arr);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *buf_arr,
-							   struct doca_gpu *gpu_handler);
+                                                           struct doca_gpu *gpu_handler);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr,
-							   struct doca_dpa *dpa_handler);
+                                                           struct doca_dpa *dpa_handler);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_arr,
-						       struct doca_mmap *mmap, size_t elem_size,
-						       uint64_t start_offset);
+                                                       struct doca_mmap *mmap, size_t elem_size,
+                                                       uint64_t start_offset);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf_arr *buf_arr,
-							   struct doca_gpu_buf_arr **gpu_buf_arr);
+                                                           struct doca_gpu_buf_arr **gpu_buf_arr);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr,
-							   doca_dpa_dev_buf_arr_t *dpa_buf_arr);
+                                                           doca_dpa_dev_buf_arr_t *dpa_buf_arr);
 
 SOFTDOCA_END_DECLS
 

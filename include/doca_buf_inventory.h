@@ -21,47 +21,46 @@ struct doca_buf_inventory;
 struct doca_mmap;
 
 DOCA_STABLE doca_error_t doca_buf_inventory_create(size_t num_elements,
-						   struct doca_buf_inventory **inventory);
+                                                   struct doca_buf_inventory **inventory);
 DOCA_STABLE doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory);
 DOCA_STABLE doca_error_t doca_buf_inventory_start(struct doca_buf_inventory *inventory);
 DOCA_STABLE doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory);
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
-							    struct doca_mmap *mmap, void *addr,
-							    size_t len, void *data, size_t data_len,
-							    struct doca_buf **buf);
+                                                            struct doca_mmap *mmap, void *addr,
+                                                            size_t len, void *data, size_t data_len,
+                                                            struct doca_buf **buf);
 
 /* A buffer over [addr, addr + len) with an empty data section at addr. */
 static inline doca_error_t doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory,
-							      struct doca_mmap *mmap, void *addr,
-							      size_t len, struct doca_buf **buf)
+                                                              struct doca_mmap *mmap, void *addr,
+                                                              size_t len, struct doca_buf **buf)
 {
 	return doca_buf_inventory_buf_get_by_args(inventory, mmap, addr, len, addr, 0, buf);
 }
 
 /* A buffer whose data section is the whole [data, data + data_len). */
 static inline doca_error_t doca_buf_inventory_buf_get_by_data(struct doca_buf_inventory *inventory,
-							      struct doca_mmap *mmap, void *data,
-							      size_t data_len,
-							      struct doca_buf **buf)
+                                                              struct doca_mmap *mmap, void *data,
+                                                              size_t data_len,
+                                                              struct doca_buf **buf)
 {
 	return doca_buf_inventory_buf_get_by_args(inventory, mmap, data, data_len, data, data_len,
-						  buf);
+	                                          buf);
 }
 
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
-						    const struct doca_buf *src_buf,
-						    struct doca_buf **dst_buf);
+                                                    const struct doca_buf *src_buf,
+                                                    struct doca_buf **dst_buf);
 DOCA_STABLE doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory,
-							  union doca_data user_data);
-DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
-							     uint32_t *num_of_elements);
-DOCA_STABLE doca_error_t
-doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory,
-					 uint32_t *num_of_free_elements);
-DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory,
-							  union doca_data *user_data);
+                                                          union doca_data user_data);
+DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(
+        const struct doca_buf_inventory *inventory, uint32_t *num_of_elements);
+DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(
+        const struct doca_buf_inventory *inventory, uint32_t *num_of_free_elements);
+DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(
+        const struct doca_buf_inventory *inventory, union doca_data *user_data);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory,
-							 uint32_t num_elements);
+                                                         uint32_t num_elements);
 
 SOFTDOCA_END_DECLS
 

@@ -21,25 +21,25 @@ struct doca_buf_pool;
 struct doca_mmap;
 
 DOCA_STABLE doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size,
-					      const struct doca_mmap *mmap,
-					      struct doca_buf_pool **buf_pool);
+                                              const struct doca_mmap *mmap,
+                                              struct doca_buf_pool **buf_pool);
 DOCA_STABLE doca_error_t doca_buf_pool_destroy(struct doca_buf_pool *buf_pool);
 DOCA_STABLE doca_error_t doca_buf_pool_start(struct doca_buf_pool *buf_pool);
 DOCA_STABLE doca_error_t doca_buf_pool_stop(struct doca_buf_pool *buf_pool);
 DOCA_STABLE doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool,
-						 struct doca_buf **buf);
+                                                 struct doca_buf **buf);
 DOCA_STABLE doca_error_t doca_buf_pool_set_user_data(struct doca_buf_pool *buf_pool,
-						     union doca_data user_data);
+                                                     union doca_data user_data);
 DOCA_STABLE doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_pool *buf_pool,
-							     size_t element_alignment);
+                                                             size_t element_alignment);
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_pool *buf_pool,
-							uint32_t *num_of_elements);
+                                                        uint32_t *num_of_elements);
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_buf_pool *buf_pool,
-							     uint32_t *num_of_free_elements);
+                                                             uint32_t *num_of_free_elements);
 DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool *buf_pool,
-						     union doca_data *user_data);
+                                                     union doca_data *user_data);
 DOCA_STABLE doca_error_t doca_buf_pool_get_element_alignment(const struct doca_buf_pool *buf_pool,
-							     size_t *element_alignment);
+                                                             size_t *element_alignment);
 
 SOFTDOCA_END_DECLS
 

@@ -28,14 +28,14 @@
 #ifdef DOCA_ALLOW_EXPERIMENTAL_API
 #define DOCA_EXPERIMENTAL __attribute__((visibility("default")))
 #else
-#define DOCA_EXPERIMENTAL                                                                          \
+#define DOCA_EXPERIMENTAL \
 	__attribute__((visibility("default"), deprecated("Symbol is defined as experimental")))
 #endif
 
 #ifdef DOCA_ALLOW_DEPRECATED_API
 #define DOCA_DEPRECATED __attribute__((visibility("default")))
 #else
-#define DOCA_DEPRECATED                                                                            \
+#define DOCA_DEPRECATED \
 	__attribute__((visibility("default"), deprecated("Symbol is defined as deprecated")))
 #endif
 

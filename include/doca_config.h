@@ -29,14 +29,14 @@
 #define DOCA_STRUCT_GET_VERSION(_X_) (_X_)->__doca_api_version
 #define DOCA_STRUCT_CTOR(_X_) (_X_).__doca_api_version = DOCA_VERSION_EXACT
 #define DOCA_STRUCT_PTR_CTOR(_X_) DOCA_STRUCT_CTOR(*(_X_))
-#define DOCA_STRUCT_MEMSET_CTOR(_X_)                                                               \
-	do {                                                                                       \
-		memset(&(_X_), 0, sizeof(_X_));                                                    \
-		DOCA_STRUCT_CTOR(_X_);                                                             \
+#define DOCA_STRUCT_MEMSET_CTOR(_X_)            \
+	do {                                    \
+		memset(&(_X_), 0, sizeof(_X_)); \
+		DOCA_STRUCT_CTOR(_X_);          \
 	} while (0)
 #define DOCA_STRUCT_PTR_MEMSET_CTOR(_X_) DOCA_STRUCT_MEMSET_CTOR(*(_X_))
 #define DOCA_STRUCT_CTOR_LIST_START .__doca_api_version = DOCA_VERSION_EXACT
-#define DOCA_STRUCT_DEF(__st__, __name__)                                                          \
+#define DOCA_STRUCT_DEF(__st__, __name__) \
 	struct __st__ __name__ = { .__doca_api_version = DOCA_VERSION_EXACT }
 #endif
 

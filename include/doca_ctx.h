@@ -28,9 +28,9 @@ enum doca_ctx_states {
 };
 
 typedef void (*doca_ctx_state_changed_callback_t)(const union doca_data user_data,
-						  struct doca_ctx *ctx,
-						  enum doca_ctx_states prev_state,
-						  enum doca_ctx_states next_state);
+                                                  struct doca_ctx *ctx,
+                                                  enum doca_ctx_states prev_state,
+                                                  enum doca_ctx_states next_state);
 
 #if SOFTDOCA_API_VERSION >= 300
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx);
@@ -40,24 +40,23 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx) SOFTDOCA_SYMBOL(20
 #endif
 DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx);
 DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx,
-							 size_t *num_inflight_tasks);
+                                                         size_t *num_inflight_tasks);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx,
-							    struct doca_gpu *gpu_dev);
+                                                            struct doca_gpu *gpu_dev);
 DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data);
 DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
-						union doca_data *user_data);
+                                                union doca_data *user_data);
 DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
-						       doca_ctx_state_changed_callback_t cb);
+                                                       doca_ctx_state_changed_callback_t cb);
 DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx,
-					    enum doca_ctx_states *state);
+                                            enum doca_ctx_states *state);
 DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx,
-							    struct doca_dpa *dpa_dev);
+                                                            struct doca_dpa *dpa_dev);
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx,
-							      uint32_t comp_vector);
-DOCA_EXPERIMENTAL doca_error_t
-doca_ctx_cap_get_num_completion_vectors(const struct doca_devinfo *devinfo,
-					uint32_t *num_comp_vectors);
+                                                              uint32_t comp_vector);
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_cap_get_num_completion_vectors(
+        const struct doca_devinfo *devinfo, uint32_t *num_comp_vectors);
 
 SOFTDOCA_END_DECLS
 

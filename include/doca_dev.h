@@ -42,75 +42,71 @@ enum doca_devinfo_rep_filter {
 
 /* The list of devices; destroy it with doca_devinfo_destroy_list(). */
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list,
-						  uint32_t *nb_devs);
+                                                  uint32_t *nb_devs);
 DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list);
 
 /* softdoca devices have no representors: NOT_SUPPORTED. */
 DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
-						      struct doca_devinfo_rep ***dev_list_rep,
-						      uint32_t *nb_devs_rep);
+                                                      struct doca_devinfo_rep ***dev_list_rep,
+                                                      uint32_t *nb_devs_rep);
 DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep);
 
 DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev);
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev);
 DOCA_EXPERIMENTAL doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_dev *dev);
 DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo,
-					   struct doca_dev_rep **dev_rep);
+                                           struct doca_dev_rep **dev_rep);
 DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev);
 DOCA_STABLE struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev);
 DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep);
 
 DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo,
-						       char *pci_addr_str);
+                                                       char *pci_addr_str);
 DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo,
-							const char *pci_addr_str, uint8_t *is_equal);
+                                                        const char *pci_addr_str,
+                                                        uint8_t *is_equal);
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo,
-						    uint8_t *ipv4_addr, uint32_t size);
+                                                    uint8_t *ipv4_addr, uint32_t size);
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo,
-						    uint8_t *ipv6_addr, uint32_t size);
+                                                    uint8_t *ipv6_addr, uint32_t size);
 DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo,
-						   uint8_t *mac_addr, uint32_t size);
+                                                   uint8_t *mac_addr, uint32_t size);
 DOCA_STABLE doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo,
-						     char *iface_name, uint32_t size);
+                                                     char *iface_name, uint32_t size);
 DOCA_STABLE doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo,
-						     char *ibdev_name, uint32_t size);
+                                                     char *ibdev_name, uint32_t size);
 DOCA_STABLE doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo, uint16_t *lid);
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo,
-							    uint64_t *active_rate);
+                                                            uint64_t *active_rate);
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo,
-							uint16_t *vhca_id);
-DOCA_STABLE doca_error_t
-doca_devinfo_cap_is_hotplug_manager_supported(const struct doca_devinfo *devinfo,
-					      uint8_t *is_hotplug_manager);
-DOCA_EXPERIMENTAL doca_error_t
-doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo *devinfo,
-						      uint8_t *is_notification_moderation_supported);
+                                                        uint16_t *vhca_id);
+DOCA_STABLE doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(
+        const struct doca_devinfo *devinfo, uint8_t *is_hotplug_manager);
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_notification_moderation_supported(
+        const struct doca_devinfo *devinfo, uint8_t *is_notification_moderation_supported);
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_all_supported(
-	const struct doca_devinfo *devinfo, uint8_t *filter_all_supported);
+        const struct doca_devinfo *devinfo, uint8_t *filter_all_supported);
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_net_supported(
-	const struct doca_devinfo *devinfo, uint8_t *filter_net_supported);
+        const struct doca_devinfo *devinfo, uint8_t *filter_net_supported);
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_emulated_supported(
-	const struct doca_devinfo *devinfo, uint8_t *filter_emulated_supported);
+        const struct doca_devinfo *devinfo, uint8_t *filter_emulated_supported);
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_accelerate_resource_reclaim_supported(
-	const struct doca_devinfo *devinfo, uint8_t *is_accelerate_resource_reclaim);
+        const struct doca_devinfo *devinfo, uint8_t *is_accelerate_resource_reclaim);
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep,
-						   char *rep_vuid, uint32_t size);
-DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep,
-							   char *pci_addr_str);
+                                                   char *rep_vuid, uint32_t size);
 DOCA_STABLE doca_error_t
-doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *devinfo_rep,
-				   enum doca_pci_func_type *pci_func_type);
+doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str);
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
+        const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type);
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
-							 uint8_t *is_hotplug);
+                                                         uint8_t *is_hotplug);
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
+        const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size);
 DOCA_EXPERIMENTAL doca_error_t
-doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devinfo_rep, char *iface_name,
-				uint32_t size);
-DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep,
-							    uint16_t *vhca_id);
-DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,
-							    const char *pci_addr_str,
-							    uint8_t *is_equal);
+doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id);
+DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
+        const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal);
 
 SOFTDOCA_END_DECLS
 

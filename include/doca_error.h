@@ -49,10 +49,10 @@ typedef enum doca_error {
 #define DOCA_IS_ERROR(r) doca_unlikely((r) != DOCA_SUCCESS)
 
 /* Keeps the first error: r becomes t only while r is still DOCA_SUCCESS. */
-#define DOCA_ERROR_PROPAGATE(r, t)                                                                 \
-	do {                                                                                       \
-		if ((r) == DOCA_SUCCESS)                                                           \
-			(r) = (t);                                                                 \
+#define DOCA_ERROR_PROPAGATE(r, t)       \
+	do {                             \
+		if ((r) == DOCA_SUCCESS) \
+			(r) = (t);       \
 	} while (0)
 
 /* The enumerator's name, e.g. "DOCA_ERROR_BAD_STATE". */

@@ -36,10 +36,10 @@ struct doca_log_backend;
 /* Called with the formatted message for a buffer backend. */
 typedef void (*log_flush_callback)(char *buf);
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend,
-								       uint32_t level);
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
-								       uint32_t upper_limit);
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_t level);
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend, uint32_t upper_limit);
 /* A strict limit is no longer changed by the global setters. */
 DOCA_EXPERIMENTAL doca_error_t
 doca_log_backend_set_level_lower_limit_strict(struct doca_log_backend *backend);
@@ -55,25 +55,24 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_unregister_source(int source);
 
 /* Backends for application messages. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file(FILE *fptr,
-								  struct doca_log_backend **backend);
+                                                                 struct doca_log_backend **backend);
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_fd(int fd,
-								struct doca_log_backend **backend);
+                                                               struct doca_log_backend **backend);
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_buf(char *buf, size_t capacity,
-								 log_flush_callback handler,
-								 struct doca_log_backend **backend);
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_syslog(const char *name,
-								    struct doca_log_backend **backend);
+                                                                log_flush_callback handler,
+                                                                struct doca_log_backend **backend);
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_create_with_syslog(const char *name, struct doca_log_backend **backend);
 
 /* Backends for SDK messages. */
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_backend *backend,
-							       uint32_t level);
+                                                              uint32_t level);
 DOCA_EXPERIMENTAL doca_error_t
 doca_log_backend_create_with_file_sdk(FILE *fptr, struct doca_log_backend **backend);
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_fd_sdk(int fd,
-								    struct doca_log_backend **backend);
 DOCA_EXPERIMENTAL doca_error_t
-doca_log_backend_create_with_buf_sdk(char *buf, size_t capacity, log_flush_callback handler,
-				     struct doca_log_backend **backend);
+doca_log_backend_create_with_fd_sdk(int fd, struct doca_log_backend **backend);
+DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_buf_sdk(
+        char *buf, size_t capacity, log_flush_callback handler, struct doca_log_backend **backend);
 DOCA_EXPERIMENTAL doca_error_t
 doca_log_backend_create_with_syslog_sdk(const char *name, struct doca_log_backend **backend);
 DOCA_EXPERIMENTAL doca_error_t doca_log_level_set_global_sdk_limit(uint32_t level);
@@ -83,32 +82,32 @@ DOCA_EXPERIMENTAL uint32_t doca_log_level_get_global_sdk_limit(void);
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_standard(void);
 
 /* DOCA 2.5 names of the buffer backends. */
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_buffer(char *buffer, size_t capacity,
-								    log_flush_callback handler,
-								    struct doca_log_backend **backend);
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_create_with_buffer(char *buffer, size_t capacity, log_flush_callback handler,
+                                    struct doca_log_backend **backend);
 DOCA_EXPERIMENTAL doca_error_t
 doca_log_backend_create_with_buffer_sdk(char *buffer, size_t capacity, log_flush_callback handler,
-					struct doca_log_backend **backend);
+                                        struct doca_log_backend **backend);
 
 DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *fname, int line,
-					const char *func, const char *format, ...)
-	__attribute__((format(printf, 6, 7)));
+                                        const char *func, const char *format, ...)
+        __attribute__((format(printf, 6, 7)));
 
 #define SOFTDOCA_LOG_CONCAT2_(a, b) a##b
 #define SOFTDOCA_LOG_CONCAT_(a, b) SOFTDOCA_LOG_CONCAT2_(a, b)
 
 /* Registers the file's log source before main() runs. The name may contain
  * characters that are not identifiers (DOCA samples use "APP::MAIN"). */
-#define DOCA_LOG_REGISTER(SOURCE)                                                                  \
-	static int log_source;                                                                     \
-	static void __attribute__((constructor(101), used))                                       \
-	SOFTDOCA_LOG_CONCAT_(doca_log_source_ctor_, __LINE__)(void)                               \
-	{                                                                                          \
-		doca_log_register_source(#SOURCE, &log_source);                                    \
+#define DOCA_LOG_REGISTER(SOURCE)                                   \
+	static int log_source;                                      \
+	static void __attribute__((constructor(101), used))         \
+	SOFTDOCA_LOG_CONCAT_(doca_log_source_ctor_, __LINE__)(void) \
+	{                                                           \
+		doca_log_register_source(#SOURCE, &log_source);     \
 	}
 
 #if SOFTDOCA_API_VERSION >= 300
-#define DOCA_LOG(level, format, ...)                                                               \
+#define DOCA_LOG(level, format, ...) \
 	doca_log(level, log_source, __FILE__, __LINE__, __func__, format, ##__VA_ARGS__)
 #define DOCA_LOG_CRIT(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_CRIT, format, ##__VA_ARGS__)
 #define DOCA_LOG_ERR(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
@@ -118,9 +117,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 #define SOFTDOCA_LOG_TRC_(format, ...) DOCA_LOG(DOCA_LOG_LEVEL_TRACE, format, ##__VA_ARGS__)
 #else
 /* DOCA 2.x: the level is the suffix of the enumerator. */
-#define DOCA_LOG(level, format, ...)                                                               \
-	doca_log(DOCA_LOG_LEVEL_##level, log_source, __FILE__, __LINE__, __func__, format,          \
-		 ##__VA_ARGS__)
+#define DOCA_LOG(level, format, ...)                                                       \
+	doca_log(DOCA_LOG_LEVEL_##level, log_source, __FILE__, __LINE__, __func__, format, \
+	         ##__VA_ARGS__)
 #define DOCA_LOG_CRIT(format, ...) DOCA_LOG(CRIT, format, ##__VA_ARGS__)
 #define DOCA_LOG_ERR(format, ...) DOCA_LOG(ERROR, format, ##__VA_ARGS__)
 #define DOCA_LOG_WARN(format, ...) DOCA_LOG(WARNING, format, ##__VA_ARGS__)
@@ -133,10 +132,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 #define DOCA_LOG_TRC(format, ...) SOFTDOCA_LOG_TRC_(format, ##__VA_ARGS__)
 #else
 /* Compiled out, but the arguments are still type-checked and "used". */
-#define DOCA_LOG_TRC(format, ...)                                                                  \
-	do {                                                                                       \
-		if (0)                                                                             \
-			SOFTDOCA_LOG_TRC_(format, ##__VA_ARGS__);                                  \
+#define DOCA_LOG_TRC(format, ...)                                 \
+	do {                                                      \
+		if (0)                                            \
+			SOFTDOCA_LOG_TRC_(format, ##__VA_ARGS__); \
 	} while (0)
 #endif
 

@@ -34,45 +34,43 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap);
 DOCA_STABLE doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev);
 DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev);
 DOCA_STABLE doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
-					      const void **export_desc, size_t *export_desc_len);
+                                              const void **export_desc, size_t *export_desc_len);
 DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev,
-					       const void **export_desc, size_t *export_desc_len);
+                                               const void **export_desc, size_t *export_desc_len);
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap,
-							    const struct doca_dev *dev,
-							    doca_dpa_dev_mmap_t *dpa_mmap_handle);
+                                                            const struct doca_dev *dev,
+                                                            doca_dpa_dev_mmap_t *dpa_mmap_handle);
 DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *user_data,
-						      const void *export_desc,
-						      size_t export_desc_len, struct doca_dev *dev,
-						      struct doca_mmap **mmap);
+                                                      const void *export_desc,
+                                                      size_t export_desc_len, struct doca_dev *dev,
+                                                      struct doca_mmap **mmap);
 DOCA_STABLE doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t len);
 DOCA_STABLE doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd,
-						       void *addr, size_t dmabuf_offset,
-						       size_t len);
+                                                       void *addr, size_t dmabuf_offset,
+                                                       size_t len);
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap,
-							  struct doca_dpa *dpa, uint64_t dpa_addr,
-							  size_t len);
+                                                          struct doca_dpa *dpa, uint64_t dpa_addr,
+                                                          size_t len);
 DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr,
-						size_t *len);
+                                                size_t *len);
 DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
-					       doca_mmap_memrange_free_cb_t *free_cb, void *opaque);
+                                               doca_mmap_memrange_free_cb_t *free_cb, void *opaque);
 DOCA_STABLE doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap,
-						 union doca_data *user_data);
+                                                 union doca_data *user_data);
 DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap,
-						       uint32_t *max_num_devices);
+                                                       uint32_t *max_num_devices);
 DOCA_STABLE doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs);
 DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported);
 DOCA_STABLE doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap,
-						   uint8_t *from_export);
+                                                   uint8_t *from_export);
 DOCA_STABLE doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap,
-						       uint32_t max_num_devices);
+                                                       uint32_t max_num_devices);
 DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint32_t access_mask);
-DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap,
-						 union doca_data user_data);
+DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data user_data);
 DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
-							       uint8_t *mmap_export);
-DOCA_STABLE doca_error_t
-doca_mmap_cap_is_create_from_export_pci_supported(const struct doca_devinfo *devinfo,
-						  uint8_t *from_export);
+                                                               uint8_t *mmap_export);
+DOCA_STABLE doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(
+        const struct doca_devinfo *devinfo, uint8_t *from_export);
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap);
 
 SOFTDOCA_END_DECLS

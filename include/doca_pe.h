@@ -53,22 +53,22 @@ enum doca_pe_event_mode {
 };
 
 typedef void (*doca_task_completion_cb_t)(struct doca_task *task, union doca_data task_user_data,
-					  union doca_data ctx_user_data);
+                                          union doca_data ctx_user_data);
 
 DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe);
 DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe);
 /* 1 when a callback ran or a context changed state, else 0. */
 DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe);
 DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
-							 doca_notification_handle_t *handle);
+                                                         doca_notification_handle_t *handle);
 DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe,
-							 doca_notification_handle_t handle,
-							 union doca_data completion_key);
+                                                         doca_notification_handle_t handle,
+                                                         union doca_data completion_key);
 DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe,
-						    doca_notification_handle_t handle);
+                                                    doca_notification_handle_t handle);
 DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe);
 DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe,
-							size_t *num_inflight_tasks);
+                                                        size_t *num_inflight_tasks);
 DOCA_STABLE doca_error_t doca_task_submit(struct doca_task *task);
 DOCA_EXPERIMENTAL doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags);
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_submit(struct doca_task_batch *task_batch);
@@ -80,18 +80,19 @@ DOCA_STABLE doca_error_t doca_task_get_status(const struct doca_task *task);
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch);
 DOCA_STABLE void doca_task_set_user_data(struct doca_task *task, union doca_data user_data);
 DOCA_EXPERIMENTAL void doca_task_batch_set_user_data(struct doca_task_batch *task_batch,
-						     union doca_data user_data);
+                                                     union doca_data user_data);
 DOCA_STABLE union doca_data doca_task_get_user_data(const struct doca_task *task);
 DOCA_EXPERIMENTAL union doca_data
 doca_task_batch_get_user_data(const struct doca_task_batch *task_batch);
 DOCA_STABLE struct doca_ctx *doca_task_get_ctx(const struct doca_task *task);
-DOCA_EXPERIMENTAL struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *task_batch);
+DOCA_EXPERIMENTAL struct doca_ctx *
+doca_task_batch_get_ctx(const struct doca_task_batch *task_batch);
 DOCA_EXPERIMENTAL union doca_data
 doca_task_batch_get_ctx_user_data(const struct doca_task_batch *task_batch);
 DOCA_EXPERIMENTAL uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *task_batch);
 DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx);
 DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe,
-						      enum doca_pe_event_mode event_mode);
+                                                      enum doca_pe_event_mode event_mode);
 
 SOFTDOCA_END_DECLS
 

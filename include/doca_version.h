@@ -24,17 +24,17 @@
 #define DOCA_VERSION_PATCH 58
 #define DOCA_VERSION_STRING "3.0.0058"
 
-#define DOCA_VERSION_CALC_EXACT(major, minor, patch)                                               \
+#define DOCA_VERSION_CALC_EXACT(major, minor, patch) \
 	((size_t)((major) << 24 | (minor) << 16 | (patch)))
-#define DOCA_VERSION_EXACT                                                                         \
+#define DOCA_VERSION_EXACT \
 	DOCA_VERSION_CALC_EXACT(DOCA_VERSION_MAJOR, DOCA_VERSION_MINOR, DOCA_VERSION_PATCH)
-#define DOCA_VERSION_CALC(major, minor, patch)                                                     \
+#define DOCA_VERSION_CALC(major, minor, patch) \
 	((size_t)((major) << 24 | (minor) << 16 | ((patch)*1000)))
-#define DOCA_VERSION_OFFICIAL                                                                      \
+#define DOCA_VERSION_OFFICIAL \
 	DOCA_VERSION_CALC(DOCA_VERSION_MAJOR, DOCA_VERSION_MINOR, DOCA_VERSION_PATCH)
-#define DOCA_VERSION_EQ_CURRENT(major, minor, patch)                                               \
+#define DOCA_VERSION_EQ_CURRENT(major, minor, patch) \
 	(DOCA_VERSION_CALC(major, minor, patch) == DOCA_VERSION_OFFICIAL)
-#define DOCA_VERSION_LTE_CURRENT(major, minor, patch)                                              \
+#define DOCA_VERSION_LTE_CURRENT(major, minor, patch) \
 	(DOCA_VERSION_CALC(major, minor, patch) <= DOCA_VERSION_OFFICIAL)
 
 #else /* DOCA 2.x spelling */
@@ -51,9 +51,9 @@
 #endif
 #define DOCA_VERSION_NUM(major, minor, patch) ((size_t)((major) << 24 | (minor) << 16 | (patch)))
 #define DOCA_CURRENT_VERSION_NUM DOCA_VERSION_NUM(DOCA_VER_MAJOR, DOCA_VER_MINOR, DOCA_VER_PATCH)
-#define DOCA_VERSION_EQ_CURRENT(major, minor, patch)                                               \
+#define DOCA_VERSION_EQ_CURRENT(major, minor, patch) \
 	(DOCA_VERSION_NUM(major, minor, patch) == DOCA_CURRENT_VERSION_NUM)
-#define DOCA_VERSION_LTE_CURRENT(major, minor, patch)                                              \
+#define DOCA_VERSION_LTE_CURRENT(major, minor, patch) \
 	(DOCA_VERSION_NUM(major, minor, patch) <= DOCA_CURRENT_VERSION_NUM)
 #define DOCA_VERSION_STRING DOCA_VER_STRING
 #define DOCA_VERSION_EXACT DOCA_CURRENT_VERSION_NUM

@@ -52,8 +52,8 @@ static const char *kind_name(unsigned int kind)
 }
 
 SDOCA_EXPORT doca_error_t sdoca_blob_open(const void *blob, size_t len,
-					  enum sdoca_blob_kind expected, const uint8_t **body,
-					  size_t *body_len)
+                                          enum sdoca_blob_kind expected, const uint8_t **body,
+                                          size_t *body_len)
 {
 	const uint8_t *p = blob;
 	uint32_t declared;
@@ -63,28 +63,28 @@ SDOCA_EXPORT doca_error_t sdoca_blob_open(const void *blob, size_t len,
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "export blob is NULL");
 	if (len < SDOCA_BLOB_HEADER_SIZE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "export blob too short: %zu bytes, a softdoca blob has at least %d", len,
-			   SDOCA_BLOB_HEADER_SIZE);
+		           "export blob too short: %zu bytes, a softdoca blob has at least %d", len,
+		           SDOCA_BLOB_HEADER_SIZE);
 	if (memcmp(p, blob_magic, sizeof(blob_magic)) != 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "not a softdoca export blob (bad magic; was it made by another "
-			   "DOCA implementation?)");
+		           "not a softdoca export blob (bad magic; was it made by another "
+		           "DOCA implementation?)");
 	version = sdoca_get_le16(p + 4);
 	if (version != SDOCA_BLOB_VERSION)
 		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED,
-			   "export blob has format version %u; this softdoca reads version %u",
-			   version, SDOCA_BLOB_VERSION);
+		           "export blob has format version %u; this softdoca reads version %u",
+		           version, SDOCA_BLOB_VERSION);
 	declared = sdoca_get_le32(p + 8);
 	if (declared > SDOCA_BLOB_MAX_BODY || len != SDOCA_BLOB_HEADER_SIZE + (size_t)declared)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "export blob length %zu does not match its header (%u-byte body)", len,
-			   declared);
+		           "export blob length %zu does not match its header (%u-byte body)", len,
+		           declared);
 	if (sdoca_get_le32(p + 12) != blob_crc(p, declared))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "export blob checksum mismatch (corrupted)");
 	kind = sdoca_get_le16(p + 6);
 	if (kind != expected)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "export blob describes a %s, expected a %s",
-			   kind_name(kind), kind_name(expected));
+		           kind_name(kind), kind_name(expected));
 	*body = p + SDOCA_BLOB_HEADER_SIZE;
 	*body_len = declared;
 	return DOCA_SUCCESS;

@@ -42,8 +42,8 @@ SDOCA_EXPORT void sdoca_blob_seal(uint8_t *blob, enum sdoca_blob_kind kind, size
  * INVALID_VALUE for a short, long, corrupt or foreign blob; NOT_SUPPORTED
  * for a blob of a format version this library does not know. */
 SDOCA_EXPORT doca_error_t sdoca_blob_open(const void *blob, size_t len,
-					  enum sdoca_blob_kind expected, const uint8_t **body,
-					  size_t *body_len);
+                                          enum sdoca_blob_kind expected, const uint8_t **body,
+                                          size_t *body_len);
 
 /* This process on the soft fabric: random per process (and per fork). */
 SDOCA_EXPORT uint64_t sdoca_node_id(void);

@@ -15,12 +15,12 @@
 
 SDOCA_LOG_MODULE(buf);
 
-#define CHECK_HEAD(buf)                                                                            \
-	do {                                                                                       \
-		if (!(buf)->is_head)                                                               \
-			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                       \
-				   "%s: buffer is an inner element of a list; use the list head",  \
-				   __func__);                                                      \
+#define CHECK_HEAD(buf)                                                                           \
+	do {                                                                                      \
+		if (!(buf)->is_head)                                                              \
+			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                      \
+			           "%s: buffer is an inner element of a list; use the list head", \
+			           __func__);                                                     \
 	} while (0)
 
 /* Returns every element of a list to its inventory. Inner elements keep a
@@ -50,7 +50,8 @@ DOCA_STABLE doca_error_t doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *r
 {
 	SDOCA_CHECK_ARG(buf);
 	if (buf->refcount == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inc_refcount: buffer was already released");
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_buf_inc_refcount: buffer was already released");
 	CHECK_HEAD(buf);
 	if (buf->refcount == UINT16_MAX)
 		SDOCA_FAIL(DOCA_ERROR_TOO_BIG, "doca_buf_inc_refcount: reference count at maximum");
@@ -64,7 +65,8 @@ DOCA_STABLE doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *r
 {
 	SDOCA_CHECK_ARG(buf);
 	if (buf->refcount == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_dec_refcount: buffer was already released");
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_buf_dec_refcount: buffer was already released");
 	CHECK_HEAD(buf);
 	if (refcount)
 		*refcount = buf->refcount;
@@ -127,8 +129,8 @@ DOCA_STABLE doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, siz
 	SDOCA_CHECK_ARG(data);
 	if (!data_fits(buf, (uintptr_t)data, data_len))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_buf_set_data: data %p + %zu is outside the buffer [%p, +%zu)", data,
-			   data_len, (void *)buf->head, buf->len);
+		           "doca_buf_set_data: data %p + %zu is outside the buffer [%p, +%zu)",
+		           data, data_len, (void *)buf->head, buf->len);
 	buf->data = data;
 	buf->data_len = data_len;
 	return DOCA_SUCCESS;
@@ -139,9 +141,9 @@ DOCA_STABLE doca_error_t doca_buf_set_data_len(struct doca_buf *buf, size_t data
 	SDOCA_CHECK_ARG(buf);
 	if (!data_fits(buf, (uintptr_t)buf->data, data_len))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_buf_set_data_len: %zu bytes from the data pointer pass the end of "
-			   "the buffer",
-			   data_len);
+		           "doca_buf_set_data_len: %zu bytes from the data pointer pass the end of "
+		           "the buffer",
+		           data_len);
 	buf->data_len = data_len;
 	return DOCA_SUCCESS;
 }
@@ -214,11 +216,11 @@ static doca_error_t chain(struct doca_buf *head, struct doca_buf *tail, struct d
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "cannot chain a buffer list to itself");
 	if (!list2->is_head)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "the list to append is an inner element of another list");
+		           "the list to append is an inner element of another list");
 	if (list2->refcount != 1)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "the list to append has %u references; it must have exactly 1",
-			   list2->refcount);
+		           "the list to append has %u references; it must have exactly 1",
+		           list2->refcount);
 	if ((uint64_t)head->list_len + list2->list_len > UINT32_MAX)
 		SDOCA_FAIL(DOCA_ERROR_TOO_BIG, "the combined list would be too long");
 	tail->next = list2;
@@ -239,8 +241,8 @@ DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_head,
-							struct doca_buf *list1_tail,
-							struct doca_buf *list2)
+                                                        struct doca_buf *list1_tail,
+                                                        struct doca_buf *list2)
 {
 	SDOCA_CHECK_ARG(list1_head);
 	SDOCA_CHECK_ARG(list1_tail);
@@ -248,7 +250,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_h
 	CHECK_HEAD(list1_head);
 	if (list1_head->tail != list1_tail)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_buf_chain_list_tail: list1_tail is not the last element of list1");
+		           "doca_buf_chain_list_tail: list1_tail is not the last element of list1");
 	return chain(list1_head, list1_tail, list2);
 }
 
@@ -267,7 +269,7 @@ DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct do
 	}
 	if (list2 == list1 || !prev || prev->next != list2)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_buf_unchain_list: list2 is not an inner element of list1");
+		           "doca_buf_unchain_list: list2 is not an inner element of list1");
 	prev->next = NULL;
 	list2->is_head = true;
 	list2->refcount = 1;

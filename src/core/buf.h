@@ -30,13 +30,13 @@ struct doca_buf {
 	size_t len;
 	uint8_t *data;
 	size_t data_len;
-	struct doca_buf *next;   /* next element of the list, or next free element */
-	struct doca_buf *tail;   /* head only: last element of the list */
-	uint32_t list_len;       /* head only */
-	uint16_t refcount;       /* head only; 0 while in the inventory */
+	struct doca_buf *next; /* next element of the list, or next free element */
+	struct doca_buf *tail; /* head only: last element of the list */
+	uint32_t list_len;     /* head only */
+	uint16_t refcount;     /* head only; 0 while in the inventory */
 	bool is_head;
-	bool counted;            /* holds a count on mmap->num_bufs */
-	bool pool_element;       /* head/len fixed by a buffer pool */
+	bool counted;      /* holds a count on mmap->num_bufs */
+	bool pool_element; /* head/len fixed by a buffer pool */
 };
 
 struct doca_buf_inventory {
@@ -50,8 +50,8 @@ struct doca_buf_inventory {
 
 /* Takes a free element for [head, head + len) of mmap with the given data section. */
 SDOCA_EXPORT doca_error_t sdoca_buf_take(struct doca_buf_inventory *inv, struct doca_mmap *mmap,
-					 void *head, size_t len, void *data, size_t data_len,
-					 struct doca_buf **buf);
+                                         void *head, size_t len, void *data, size_t data_len,
+                                         struct doca_buf **buf);
 SDOCA_EXPORT doca_error_t sdoca_inventory_add_elements(struct doca_buf_inventory *inv, size_t n);
 SDOCA_EXPORT void sdoca_inventory_release_blocks(struct doca_buf_inventory *inv);
 

@@ -27,7 +27,8 @@ SDOCA_EXPORT doca_error_t sdoca_inventory_add_elements(struct doca_buf_inventory
 
 	if (n == 0 || n > UINT32_MAX - inv->num_elements)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "an inventory holds 1 to %u elements; %zu more requested", UINT32_MAX, n);
+		           "an inventory holds 1 to %u elements; %zu more requested", UINT32_MAX,
+		           n);
 	block = calloc(1, sizeof(*block) + n * sizeof(struct doca_buf));
 	if (!block)
 		return DOCA_ERROR_NO_MEMORY;
@@ -57,7 +58,7 @@ SDOCA_EXPORT void sdoca_inventory_release_blocks(struct doca_buf_inventory *inv)
 }
 
 DOCA_STABLE doca_error_t doca_buf_inventory_create(size_t num_elements,
-						   struct doca_buf_inventory **inventory)
+                                                   struct doca_buf_inventory **inventory)
 {
 	struct doca_buf_inventory *inv;
 	doca_error_t status;
@@ -81,8 +82,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *i
 	SDOCA_CHECK_ARG(inventory);
 	if (inventory->num_free != inventory->num_elements)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-			   "doca_buf_inventory_destroy: %zu buffer(s) were not released",
-			   inventory->num_elements - inventory->num_free);
+		           "doca_buf_inventory_destroy: %zu buffer(s) were not released",
+		           inventory->num_elements - inventory->num_free);
 	sdoca_inventory_release_blocks(inventory);
 	free(inventory);
 	return DOCA_SUCCESS;
@@ -107,15 +108,15 @@ DOCA_STABLE doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inve
 }
 
 SDOCA_EXPORT doca_error_t sdoca_buf_take(struct doca_buf_inventory *inv, struct doca_mmap *mmap,
-					 void *head, size_t len, void *data, size_t data_len,
-					 struct doca_buf **buf)
+                                         void *head, size_t len, void *data, size_t data_len,
+                                         struct doca_buf **buf)
 {
 	struct doca_buf *e = inv->free_list;
 
 	if (!e) {
 		/* Expected when a program drains its inventory: no error line. */
 		SDOCA_DBG("buffer inventory %p is empty (%zu elements)", (void *)inv,
-			  inv->num_elements);
+		          inv->num_elements);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	inv->free_list = e->next;
@@ -149,9 +150,9 @@ static doca_error_t check_usable(const struct doca_buf_inventory *inv, const str
 }
 
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory,
-							    struct doca_mmap *mmap, void *addr,
-							    size_t len, void *data, size_t data_len,
-							    struct doca_buf **buf)
+                                                            struct doca_mmap *mmap, void *addr,
+                                                            size_t len, void *data, size_t data_len,
+                                                            struct doca_buf **buf)
 {
 	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
 	doca_error_t status;
@@ -165,19 +166,19 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inve
 		return status;
 	if (!sdoca_mmap_contains(mmap, addr, len))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr, len,
-			   (void *)mmap->addr, mmap->len);
+		           "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr, len,
+		           (void *)mmap->addr, mmap->len);
 	if (d < a || d - a > len || data_len > len - (d - a))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "data [%p, +%zu) is outside the buffer [%p, +%zu)", data, data_len, addr,
-			   len);
+		           "data [%p, +%zu) is outside the buffer [%p, +%zu)", data, data_len, addr,
+		           len);
 	return sdoca_buf_take(inventory, mmap, addr, len, data, data_len, buf);
 }
 
 /* Duplicates the descriptor (not the bytes); a list is duplicated whole. */
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
-						    const struct doca_buf *src_buf,
-						    struct doca_buf **dst_buf)
+                                                    const struct doca_buf *src_buf,
+                                                    struct doca_buf **dst_buf)
 {
 	struct doca_buf *copy = NULL;
 	doca_error_t status;
@@ -187,20 +188,20 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *i
 	SDOCA_CHECK_ARG(dst_buf);
 	if (!src_buf->is_head)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_buf_inventory_buf_dup: source is an inner element of a list");
+		           "doca_buf_inventory_buf_dup: source is an inner element of a list");
 	if (src_buf->refcount == 0)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inventory_buf_dup: source was released");
 	if (inventory->num_free < src_buf->list_len)
 		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY,
-			   "doca_buf_inventory_buf_dup: %u elements needed, %zu free",
-			   src_buf->list_len, inventory->num_free);
+		           "doca_buf_inventory_buf_dup: %u elements needed, %zu free",
+		           src_buf->list_len, inventory->num_free);
 	for (const struct doca_buf *s = src_buf; s; s = s->next) {
 		struct doca_buf *e;
 
 		status = check_usable(inventory, s->mmap);
 		if (status == DOCA_SUCCESS)
 			status = sdoca_buf_take(inventory, s->mmap, s->head, s->len, s->data,
-						s->data_len, &e);
+			                        s->data_len, &e);
 		if (status != DOCA_SUCCESS) {
 			if (copy)
 				doca_buf_dec_refcount(copy, NULL);
@@ -217,15 +218,15 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *i
 
 /* DOCA allows this only on a started inventory; softdoca allows it at any time. */
 DOCA_STABLE doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory,
-							  union doca_data user_data)
+                                                          union doca_data user_data)
 {
 	SDOCA_CHECK_ARG(inventory);
 	inventory->user_data = user_data;
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory,
-							     uint32_t *num_of_elements)
+DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(
+        const struct doca_buf_inventory *inventory, uint32_t *num_of_elements)
 {
 	SDOCA_CHECK_ARG(inventory);
 	SDOCA_CHECK_ARG(num_of_elements);
@@ -233,9 +234,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(const struct doca_b
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t
-doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory,
-					 uint32_t *num_of_free_elements)
+DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(
+        const struct doca_buf_inventory *inventory, uint32_t *num_of_free_elements)
 {
 	SDOCA_CHECK_ARG(inventory);
 	SDOCA_CHECK_ARG(num_of_free_elements);
@@ -243,8 +243,8 @@ doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *invent
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory,
-							  union doca_data *user_data)
+DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(
+        const struct doca_buf_inventory *inventory, union doca_data *user_data)
 {
 	SDOCA_CHECK_ARG(inventory);
 	SDOCA_CHECK_ARG(user_data);
@@ -253,10 +253,11 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory,
-							 uint32_t num_elements)
+                                                         uint32_t num_elements)
 {
 	SDOCA_CHECK_ARG(inventory);
 	if (!inventory->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inventory_expand: inventory is not started");
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_buf_inventory_expand: inventory is not started");
 	return sdoca_inventory_add_elements(inventory, num_elements);
 }

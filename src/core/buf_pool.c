@@ -24,8 +24,8 @@ struct doca_buf_pool {
 };
 
 DOCA_STABLE doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size,
-					      const struct doca_mmap *mmap,
-					      struct doca_buf_pool **buf_pool)
+                                              const struct doca_mmap *mmap,
+                                              struct doca_buf_pool **buf_pool)
 {
 	struct doca_buf_pool *pool;
 
@@ -49,7 +49,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_destroy(struct doca_buf_pool *buf_pool)
 	SDOCA_CHECK_ARG(buf_pool);
 	if (buf_pool->inv.num_free != buf_pool->inv.num_elements)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_buf_pool_destroy: %zu buffer(s) not released",
-			   buf_pool->inv.num_elements - buf_pool->inv.num_free);
+		           buf_pool->inv.num_elements - buf_pool->inv.num_free);
 	sdoca_inventory_release_blocks(&buf_pool->inv);
 	free(buf_pool);
 	return DOCA_SUCCESS;
@@ -67,10 +67,10 @@ static doca_error_t carve(struct doca_buf_pool *pool)
 
 	if (stride < pool->element_size || avail / stride < pool->num_elements)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_buf_pool_start: %zu elements of %zu bytes (aligned to %zu) do not "
-			   "fit in the mmap's %zu bytes",
-			   pool->num_elements, pool->element_size, pool->alignment,
-			   pool->mmap->len);
+		           "doca_buf_pool_start: %zu elements of %zu bytes (aligned to %zu) do not "
+		           "fit in the mmap's %zu bytes",
+		           pool->num_elements, pool->element_size, pool->alignment,
+		           pool->mmap->len);
 	status = sdoca_inventory_add_elements(&pool->inv, pool->num_elements);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -108,7 +108,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_stop(struct doca_buf_pool *buf_pool)
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool,
-						 struct doca_buf **buf)
+                                                 struct doca_buf **buf)
 {
 	doca_error_t status;
 
@@ -123,7 +123,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool,
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_set_user_data(struct doca_buf_pool *buf_pool,
-						     union doca_data user_data)
+                                                     union doca_data user_data)
 {
 	SDOCA_CHECK_ARG(buf_pool);
 	buf_pool->inv.user_data = user_data;
@@ -131,19 +131,20 @@ DOCA_STABLE doca_error_t doca_buf_pool_set_user_data(struct doca_buf_pool *buf_p
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_pool *buf_pool,
-							     size_t element_alignment)
+                                                             size_t element_alignment)
 {
 	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(element_alignment > 0 && (element_alignment & (element_alignment - 1)) == 0);
+	SDOCA_CHECK_ARG(element_alignment > 0 &&
+	                (element_alignment & (element_alignment - 1)) == 0);
 	if (buf_pool->carved)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "doca_buf_pool_set_element_alignment: pool was already started");
+		           "doca_buf_pool_set_element_alignment: pool was already started");
 	buf_pool->alignment = element_alignment;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_pool *buf_pool,
-							uint32_t *num_of_elements)
+                                                        uint32_t *num_of_elements)
 {
 	SDOCA_CHECK_ARG(buf_pool);
 	SDOCA_CHECK_ARG(num_of_elements);
@@ -152,17 +153,17 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_po
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_buf_pool *buf_pool,
-							     uint32_t *num_of_free_elements)
+                                                             uint32_t *num_of_free_elements)
 {
 	SDOCA_CHECK_ARG(buf_pool);
 	SDOCA_CHECK_ARG(num_of_free_elements);
 	*num_of_free_elements =
-		(uint32_t)(buf_pool->carved ? buf_pool->inv.num_free : buf_pool->num_elements);
+	        (uint32_t)(buf_pool->carved ? buf_pool->inv.num_free : buf_pool->num_elements);
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool *buf_pool,
-						     union doca_data *user_data)
+                                                     union doca_data *user_data)
 {
 	SDOCA_CHECK_ARG(buf_pool);
 	SDOCA_CHECK_ARG(user_data);
@@ -171,7 +172,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool 
 }
 
 DOCA_STABLE doca_error_t doca_buf_pool_get_element_alignment(const struct doca_buf_pool *buf_pool,
-							     size_t *element_alignment)
+                                                             size_t *element_alignment)
 {
 	SDOCA_CHECK_ARG(buf_pool);
 	SDOCA_CHECK_ARG(element_alignment);

@@ -21,6 +21,7 @@
 #define SDOCA_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The object that embeds *ptr as its member. */
-#define sdoca_container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+#define sdoca_container_of(ptr, type, member) \
+	((type *)(void *)((char *)(ptr)-offsetof(type, member)))
 
 #endif /* SDOCA_CORE_COMPILER_H_ */

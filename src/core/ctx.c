@@ -31,13 +31,13 @@ static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 
 	ctx->state = next;
 	SDOCA_DBG("%s context %p: %s -> %s", ctx->ops->name, (void *)ctx, state_name(prev),
-		  state_name(next));
+	          state_name(next));
 	if (ctx->state_cb)
 		ctx->state_cb(ctx->user_data, ctx, prev, next);
 }
 
 SDOCA_EXPORT void sdoca_ctx_init(struct doca_ctx *ctx, const struct sdoca_ctx_ops *ops,
-				 struct doca_dev *dev)
+                                 struct doca_dev *dev)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ops = ops;
@@ -66,8 +66,8 @@ SDOCA_EXPORT doca_error_t sdoca_ctx_fini(struct doca_ctx *ctx)
 {
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "cannot destroy a %s context in state %s; stop it and wait for IDLE",
-			   ctx->ops->name, state_name(ctx->state));
+		           "cannot destroy a %s context in state %s; stop it and wait for IDLE",
+		           ctx->ops->name, state_name(ctx->state));
 	disconnect_from_pe(ctx);
 	for (uint32_t i = 0; i < ctx->num_pools; i++) {
 		free(ctx->pools[i]->objects);
@@ -87,12 +87,12 @@ static doca_error_t ctx_start(struct doca_ctx *ctx, uint16_t api_version)
 	SDOCA_CHECK_ARG(ctx);
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_start: %s context is %s, not IDLE",
-			   ctx->ops->name, state_name(ctx->state));
+		           ctx->ops->name, state_name(ctx->state));
 	if (!ctx->pe)
 		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
-			   "doca_ctx_start: %s context is not connected to a progress engine "
-			   "(doca_pe_connect_ctx)",
-			   ctx->ops->name);
+		           "doca_ctx_start: %s context is not connected to a progress engine "
+		           "(doca_pe_connect_ctx)",
+		           ctx->ops->name);
 	ctx->api_version = api_version;
 	atomic_store(&ctx->start_ready, false);
 	atomic_store(&ctx->failed, false);
@@ -147,7 +147,7 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	switch (ctx->state) {
 	case DOCA_CTX_STATE_IDLE:
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_stop: %s context is already IDLE",
-			   ctx->ops->name);
+		           ctx->ops->name);
 	case DOCA_CTX_STATE_STOPPING:
 		return DOCA_ERROR_IN_PROGRESS;
 	default:
@@ -199,16 +199,17 @@ bool sdoca_ctx_advance(struct doca_ctx *ctx)
 		}
 		if (ctx->inflight == 0 && !ctx->stop_logged) {
 			ctx->stop_logged = true;
-			SDOCA_INFO("%s context %p stays STOPPING until its %zu allocated task(s) are "
-				   "freed with doca_task_free",
-				   ctx->ops->name, (void *)ctx, ctx->allocated);
+			SDOCA_INFO(
+			        "%s context %p stays STOPPING until its %zu allocated task(s) are "
+			        "freed with doca_task_free",
+			        ctx->ops->name, (void *)ctx, ctx->allocated);
 		}
 	}
 	return false;
 }
 
 DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx,
-							 size_t *num_inflight_tasks)
+                                                         size_t *num_inflight_tasks)
 {
 	SDOCA_CHECK_ARG(ctx);
 	SDOCA_CHECK_ARG(num_inflight_tasks);
@@ -224,7 +225,7 @@ DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca
 }
 
 DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
-						union doca_data *user_data)
+                                                union doca_data *user_data)
 {
 	SDOCA_CHECK_ARG(ctx);
 	SDOCA_CHECK_ARG(user_data);
@@ -233,15 +234,14 @@ DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
 }
 
 DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
-						       doca_ctx_state_changed_callback_t cb)
+                                                       doca_ctx_state_changed_callback_t cb)
 {
 	SDOCA_CHECK_ARG(ctx);
 	ctx->state_cb = cb;
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx,
-					    enum doca_ctx_states *state)
+DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
 {
 	SDOCA_CHECK_ARG(ctx);
 	SDOCA_CHECK_ARG(state);
@@ -256,7 +256,7 @@ DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx,
-							    struct doca_gpu *gpu_dev)
+                                                            struct doca_gpu *gpu_dev)
 {
 	SDOCA_CHECK_ARG(ctx);
 	SDOCA_CHECK_ARG(gpu_dev);
@@ -264,7 +264,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx,
-							    struct doca_dpa *dpa_dev)
+                                                            struct doca_dpa *dpa_dev)
 {
 	SDOCA_CHECK_ARG(ctx);
 	SDOCA_CHECK_ARG(dpa_dev);
@@ -273,21 +273,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx
 
 /* A soft device has one completion vector: the PE's notification handle. */
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx,
-							      uint32_t comp_vector)
+                                                              uint32_t comp_vector)
 {
 	SDOCA_CHECK_ARG(ctx);
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_set_completion_vector: context not IDLE");
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_ctx_set_completion_vector: context not IDLE");
 	if (comp_vector != 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_ctx_set_completion_vector: vector %u does not exist (only 0)",
-			   comp_vector);
+		           "doca_ctx_set_completion_vector: vector %u does not exist (only 0)",
+		           comp_vector);
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_ctx_cap_get_num_completion_vectors(const struct doca_devinfo *devinfo,
-					uint32_t *num_comp_vectors)
+DOCA_EXPERIMENTAL doca_error_t doca_ctx_cap_get_num_completion_vectors(
+        const struct doca_devinfo *devinfo, uint32_t *num_comp_vectors)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(num_comp_vectors);

@@ -54,7 +54,7 @@ struct sdoca_ctx_ops {
  * function pointers between incompatible types). */
 typedef void (*sdoca_generic_cb_t)(void);
 typedef void (*sdoca_task_invoke_t)(sdoca_generic_cb_t cb, struct doca_task *task,
-				    union doca_data task_user_data, union doca_data ctx_user_data);
+                                    union doca_data task_user_data, union doca_data ctx_user_data);
 
 struct sdoca_task_type {
 	const char *name;
@@ -66,11 +66,11 @@ struct sdoca_task_type {
 
 /* Defines an invoke function for a task type T whose callback type is CB_T
  * and whose object embeds struct doca_task as member "base". */
-#define SDOCA_TASK_INVOKER(fn, T, CB_T)                                                            \
-	static void fn(sdoca_generic_cb_t cb, struct doca_task *task, union doca_data ud,          \
-		       union doca_data cud)                                                        \
-	{                                                                                          \
-		((CB_T)cb)(sdoca_container_of(task, T, base), ud, cud);                            \
+#define SDOCA_TASK_INVOKER(fn, T, CB_T)                                                   \
+	static void fn(sdoca_generic_cb_t cb, struct doca_task *task, union doca_data ud, \
+	               union doca_data cud)                                               \
+	{                                                                                 \
+		((CB_T)cb)(sdoca_container_of(task, T, base), ud, cud);                   \
 	}
 
 enum sdoca_task_state {
@@ -114,8 +114,8 @@ struct doca_ctx {
 	doca_ctx_state_changed_callback_t state_cb;
 	struct sdoca_task_pool *pools[SDOCA_CTX_MAX_TASK_TYPES];
 	uint32_t num_pools;
-	size_t inflight;  /* submitted, callback not yet run */
-	size_t allocated; /* allocated and not freed */
+	size_t inflight;          /* submitted, callback not yet run */
+	size_t allocated;         /* allocated and not freed */
 	_Atomic bool start_ready; /* STARTING -> RUNNING at the next progress */
 	_Atomic bool failed;      /* fatal error: STOPPING at the next progress */
 	bool stop_logged;
@@ -125,19 +125,17 @@ struct doca_ctx {
 
 /* Library side of a context's life. dev may be NULL. */
 SDOCA_EXPORT void sdoca_ctx_init(struct doca_ctx *ctx, const struct sdoca_ctx_ops *ops,
-				 struct doca_dev *dev);
+                                 struct doca_dev *dev);
 /* Refuses (BAD_STATE) unless the context is IDLE; frees pools, leaves the PE. */
 SDOCA_EXPORT doca_error_t sdoca_ctx_fini(struct doca_ctx *ctx);
 
 /* A *_set_conf(): (re)configures the pool of one task type while IDLE. */
-SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
-						    struct sdoca_task_pool *pool,
-						    const struct sdoca_task_type *type,
-						    sdoca_generic_cb_t success_cb,
-						    sdoca_generic_cb_t error_cb, uint32_t num_tasks);
+SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(
+        struct doca_ctx *ctx, struct sdoca_task_pool *pool, const struct sdoca_task_type *type,
+        sdoca_generic_cb_t success_cb, sdoca_generic_cb_t error_cb, uint32_t num_tasks);
 /* A *_allocate_init(): a task from the pool (RUNNING only; NO_MEMORY when empty). */
 SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
-					   union doca_data user_data, struct doca_task **task);
+                                           union doca_data user_data, struct doca_task **task);
 
 /* Finishes a submitted task: its callback runs in the next doca_pe_progress().
  * Safe to call from the library's service thread. */

@@ -84,11 +84,13 @@ static void scan_address(struct doca_devinfo *info, const struct ifaddrs *ifa)
 	case AF_INET6:
 		if (info->num_ipv6 < SDOCA_DEV_MAX_ADDRS)
 			memcpy(info->ipv6[info->num_ipv6++],
-			       &((const struct sockaddr_in6 *)(const void *)ifa->ifa_addr)->sin6_addr,
+			       &((const struct sockaddr_in6 *)(const void *)ifa->ifa_addr)
+			                ->sin6_addr,
 			       DOCA_DEVINFO_IPV6_ADDR_SIZE);
 		break;
 	case AF_PACKET: {
-		const struct sockaddr_ll *ll = (const struct sockaddr_ll *)(const void *)ifa->ifa_addr;
+		const struct sockaddr_ll *ll =
+		        (const struct sockaddr_ll *)(const void *)ifa->ifa_addr;
 
 		info->ifindex = (unsigned int)ll->sll_ifindex;
 		if (ll->sll_halen == DOCA_DEVINFO_MAC_ADDR_SIZE) {
@@ -215,8 +217,8 @@ static void fill_details(struct doca_devinfo *info)
 		memcpy(info->gids[info->num_gids++].raw, info->ipv6[i], DOCA_GID_BYTE_LENGTH);
 	if (info->ibdev_name[0] == '\0')
 		snprintf(info->ibdev_name, sizeof(info->ibdev_name), DEV_NAME_PREFIX "%.*s",
-			 (int)(sizeof(info->ibdev_name) - sizeof(DEV_NAME_PREFIX)),
-			 info->iface_name);
+		         (int)(sizeof(info->ibdev_name) - sizeof(DEV_NAME_PREFIX)),
+		         info->iface_name);
 }
 
 /* Applies SOFTDOCA_DEVICES: keeps the listed interfaces, in the listed order,
@@ -232,22 +234,24 @@ static size_t apply_selection(struct scan *scan, const char *spec)
 		free(copy);
 		return 0;
 	}
-	for (char *entry = strtok_r(copy, ", \t", &save); entry; entry = strtok_r(NULL, ", \t", &save)) {
+	for (char *entry = strtok_r(copy, ", \t", &save); entry;
+	     entry = strtok_r(NULL, ", \t", &save)) {
 		char *eq = strchr(entry, '=');
 		const char *iface = eq ? eq + 1 : entry;
 		struct doca_devinfo *found = NULL;
 
 		if (eq && (eq == entry || (size_t)(eq - entry) >= DOCA_DEVINFO_IBDEV_NAME_SIZE)) {
 			SDOCA_WARN("SOFTDOCA_DEVICES: ignoring '%s': the device name must be 1..%d "
-				   "characters",
-				   entry, DOCA_DEVINFO_IBDEV_NAME_SIZE - 1);
+			           "characters",
+			           entry, DOCA_DEVINFO_IBDEV_NAME_SIZE - 1);
 			continue;
 		}
 		for (size_t i = 0; i < scan->count; i++)
 			if (strcmp(scan->infos[i].iface_name, iface) == 0)
 				found = &scan->infos[i];
 		if (!found) {
-			SDOCA_WARN("SOFTDOCA_DEVICES: no interface '%s' is up on this machine", iface);
+			SDOCA_WARN("SOFTDOCA_DEVICES: no interface '%s' is up on this machine",
+			           iface);
 			continue;
 		}
 		if (n == scan->count)
@@ -255,7 +259,7 @@ static size_t apply_selection(struct scan *scan, const char *spec)
 		chosen[n] = *found;
 		if (eq)
 			snprintf(chosen[n].ibdev_name, sizeof(chosen[n].ibdev_name), "%.*s",
-				 (int)(eq - entry), entry);
+			         (int)(eq - entry), entry);
 		if (!has_address(&chosen[n]))
 			SDOCA_WARN("SOFTDOCA_DEVICES: interface '%s' has no IP address", iface);
 		n++;
@@ -267,7 +271,7 @@ static size_t apply_selection(struct scan *scan, const char *spec)
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_list,
-						  uint32_t *nb_devs)
+                                                  uint32_t *nb_devs)
 {
 	struct scan scan = { 0 };
 	const char *spec = getenv("SOFTDOCA_DEVICES");
@@ -339,7 +343,7 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 		d->next = devices.open_devs;
 		devices.open_devs = d;
 		SDOCA_DBG("opened device %s (interface %s)", d->info.ibdev_name,
-			  d->info.iface_name);
+		          d->info.iface_name);
 	}
 	d->opens++;
 	pthread_mutex_unlock(&devices.lock);
@@ -358,15 +362,15 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 	if (!*link) {
 		pthread_mutex_unlock(&devices.lock);
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_dev_close: %p is not an open device",
-			   (void *)dev);
+		           (void *)dev);
 	}
 	if (dev->opens == 1 && atomic_load(&dev->users) > 0) {
 		int users = atomic_load(&dev->users);
 
 		pthread_mutex_unlock(&devices.lock);
 		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-			   "doca_dev_close: device %s is still used by %d mmap(s)/context(s)",
-			   dev->info.ibdev_name, users);
+		           "doca_dev_close: device %s is still used by %d mmap(s)/context(s)",
+		           dev->info.ibdev_name, users);
 	}
 	if (--dev->opens == 0) {
 		*link = dev->next;
@@ -398,7 +402,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo,
-						       char *pci_addr_str)
+                                                       char *pci_addr_str)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(pci_addr_str);
@@ -408,7 +412,7 @@ DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo
 
 /* Accepts "DDDD:BB:DD.F" and "BB:DD.F" (domain 0000), in any hex case. */
 static bool parse_pci(const char *s, unsigned int *dom, unsigned int *bus, unsigned int *dev,
-		      unsigned int *fn)
+                      unsigned int *fn)
 {
 	char end;
 
@@ -424,7 +428,7 @@ static doca_error_t compare_pci(const char *mine, const char *theirs, uint8_t *i
 
 	if (!parse_pci(theirs, &b[0], &b[1], &b[2], &b[3]))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "'%s' is not a PCI address (expected DDDD:BB:DD.F or BB:DD.F)", theirs);
+		           "'%s' is not a PCI address (expected DDDD:BB:DD.F or BB:DD.F)", theirs);
 	if (!parse_pci(mine, &a[0], &a[1], &a[2], &a[3]))
 		return DOCA_ERROR_UNEXPECTED;
 	*is_equal = memcmp(a, b, sizeof(a)) == 0;
@@ -432,7 +436,7 @@ static doca_error_t compare_pci(const char *mine, const char *theirs, uint8_t *i
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo,
-							const char *pci_addr_str, uint8_t *is_equal)
+                                                        const char *pci_addr_str, uint8_t *is_equal)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(pci_addr_str);
@@ -441,40 +445,40 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo,
-						    uint8_t *ipv4_addr, uint32_t size)
+                                                    uint8_t *ipv4_addr, uint32_t size)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(ipv4_addr);
 	SDOCA_CHECK_ARG(size >= DOCA_DEVINFO_IPV4_ADDR_SIZE);
 	if (devinfo->num_ipv4 == 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "device %s has no IPv4 address",
-			   devinfo->ibdev_name);
+		           devinfo->ibdev_name);
 	memcpy(ipv4_addr, devinfo->ipv4[0], DOCA_DEVINFO_IPV4_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo,
-						    uint8_t *ipv6_addr, uint32_t size)
+                                                    uint8_t *ipv6_addr, uint32_t size)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(ipv6_addr);
 	SDOCA_CHECK_ARG(size >= DOCA_DEVINFO_IPV6_ADDR_SIZE);
 	if (devinfo->num_ipv6 == 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "device %s has no IPv6 address",
-			   devinfo->ibdev_name);
+		           devinfo->ibdev_name);
 	memcpy(ipv6_addr, devinfo->ipv6[0], DOCA_DEVINFO_IPV6_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo,
-						   uint8_t *mac_addr, uint32_t size)
+                                                   uint8_t *mac_addr, uint32_t size)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(mac_addr);
 	SDOCA_CHECK_ARG(size >= DOCA_DEVINFO_MAC_ADDR_SIZE);
 	if (!devinfo->has_mac)
 		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED, "interface %s has no Ethernet address",
-			   devinfo->iface_name);
+		           devinfo->iface_name);
 	memcpy(mac_addr, devinfo->mac, DOCA_DEVINFO_MAC_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
@@ -488,14 +492,14 @@ static doca_error_t copy_name(const char *name, char *out, uint32_t size, uint32
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo,
-						     char *iface_name, uint32_t size)
+                                                     char *iface_name, uint32_t size)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	return copy_name(devinfo->iface_name, iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo,
-						     char *ibdev_name, uint32_t size)
+                                                     char *ibdev_name, uint32_t size)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	return copy_name(devinfo->ibdev_name, ibdev_name, size, DOCA_DEVINFO_IBDEV_NAME_SIZE);
@@ -509,19 +513,19 @@ DOCA_STABLE doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo,
-							    uint64_t *active_rate)
+                                                            uint64_t *active_rate)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(active_rate);
 	if (devinfo->speed_mbps <= 0)
 		SDOCA_FAIL(DOCA_ERROR_DRIVER, "interface %s does not report a link speed",
-			   devinfo->iface_name);
+		           devinfo->iface_name);
 	*active_rate = (uint64_t)devinfo->speed_mbps * 1000000u;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo,
-							uint16_t *vhca_id)
+                                                        uint16_t *vhca_id)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(vhca_id);
@@ -536,40 +540,38 @@ static doca_error_t cap_false(const struct doca_devinfo *devinfo, uint8_t *cap)
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t
-doca_devinfo_cap_is_hotplug_manager_supported(const struct doca_devinfo *devinfo,
-					      uint8_t *is_hotplug_manager)
+DOCA_STABLE doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(
+        const struct doca_devinfo *devinfo, uint8_t *is_hotplug_manager)
 {
 	return cap_false(devinfo, is_hotplug_manager);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_devinfo_cap_is_notification_moderation_supported(const struct doca_devinfo *devinfo,
-						      uint8_t *is_notification_moderation_supported)
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_notification_moderation_supported(
+        const struct doca_devinfo *devinfo, uint8_t *is_notification_moderation_supported)
 {
 	return cap_false(devinfo, is_notification_moderation_supported);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_all_supported(
-	const struct doca_devinfo *devinfo, uint8_t *filter_all_supported)
+        const struct doca_devinfo *devinfo, uint8_t *filter_all_supported)
 {
 	return cap_false(devinfo, filter_all_supported);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_net_supported(
-	const struct doca_devinfo *devinfo, uint8_t *filter_net_supported)
+        const struct doca_devinfo *devinfo, uint8_t *filter_net_supported)
 {
 	return cap_false(devinfo, filter_net_supported);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_cap_is_filter_emulated_supported(
-	const struct doca_devinfo *devinfo, uint8_t *filter_emulated_supported)
+        const struct doca_devinfo *devinfo, uint8_t *filter_emulated_supported)
 {
 	return cap_false(devinfo, filter_emulated_supported);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_accelerate_resource_reclaim_supported(
-	const struct doca_devinfo *devinfo, uint8_t *is_accelerate_resource_reclaim)
+        const struct doca_devinfo *devinfo, uint8_t *is_accelerate_resource_reclaim)
 {
 	return cap_false(devinfo, is_accelerate_resource_reclaim);
 }
@@ -579,8 +581,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_accelerate_resource_reclaim_s
 #define NO_REPRESENTORS "softdoca devices are not eswitch managers and have no representors"
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
-						      struct doca_devinfo_rep ***dev_list_rep,
-						      uint32_t *nb_devs_rep)
+                                                      struct doca_devinfo_rep ***dev_list_rep,
+                                                      uint32_t *nb_devs_rep)
 {
 	(void)filter;
 	SDOCA_CHECK_ARG(dev);
@@ -596,7 +598,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep *
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo,
-					   struct doca_dev_rep **dev_rep)
+                                           struct doca_dev_rep **dev_rep)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(dev_rep);
@@ -616,56 +618,53 @@ DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep
 	return NULL;
 }
 
-#define REP_GETTER_UNSUPPORTED(rep, out)                                                           \
-	do {                                                                                       \
-		SDOCA_CHECK_ARG(rep);                                                              \
-		SDOCA_CHECK_ARG(out);                                                              \
-		SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);                                              \
+#define REP_GETTER_UNSUPPORTED(rep, out)              \
+	do {                                          \
+		SDOCA_CHECK_ARG(rep);                 \
+		SDOCA_CHECK_ARG(out);                 \
+		SDOCA_NOT_SUPPORTED(NO_REPRESENTORS); \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep,
-						   char *rep_vuid, uint32_t size)
+                                                   char *rep_vuid, uint32_t size)
 {
 	(void)size;
 	REP_GETTER_UNSUPPORTED(devinfo_rep, rep_vuid);
 }
 
-DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep,
-							   char *pci_addr_str)
+DOCA_STABLE doca_error_t
+doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str)
 {
 	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_addr_str);
 }
 
-DOCA_STABLE doca_error_t
-doca_devinfo_rep_get_pci_func_type(const struct doca_devinfo_rep *devinfo_rep,
-				   enum doca_pci_func_type *pci_func_type)
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
+        const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type)
 {
 	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_func_type);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
-							 uint8_t *is_hotplug)
+                                                         uint8_t *is_hotplug)
 {
 	REP_GETTER_UNSUPPORTED(devinfo_rep, is_hotplug);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_devinfo_rep_get_iface_name(const struct doca_devinfo_rep *devinfo_rep, char *iface_name,
-				uint32_t size)
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
+        const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size)
 {
 	(void)size;
 	REP_GETTER_UNSUPPORTED(devinfo_rep, iface_name);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep,
-							    uint16_t *vhca_id)
+DOCA_EXPERIMENTAL doca_error_t
+doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id)
 {
 	REP_GETTER_UNSUPPORTED(devinfo_rep, vhca_id);
 }
 
-DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(const struct doca_devinfo_rep *devinfo_rep,
-							    const char *pci_addr_str,
-							    uint8_t *is_equal)
+DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
+        const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
 {
 	SDOCA_CHECK_ARG(pci_addr_str);
 	REP_GETTER_UNSUPPORTED(devinfo_rep, is_equal);

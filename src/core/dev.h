@@ -45,8 +45,8 @@ struct doca_devinfo {
 
 struct doca_dev {
 	struct doca_devinfo info;
-	unsigned int opens;  /* doca_dev_open() calls not yet closed */
-	_Atomic int users;   /* mmaps and contexts that refer to the device */
+	unsigned int opens; /* doca_dev_open() calls not yet closed */
+	_Atomic int users;  /* mmaps and contexts that refer to the device */
 	struct doca_dev *next;
 };
 

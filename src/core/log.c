@@ -165,9 +165,10 @@ static void read_environment(void)
 	recompute_max_levels_locked();
 	pthread_mutex_unlock(&logs.lock);
 	if (env && !level)
-		fprintf(stderr, "softdoca: ignoring SOFTDOCA_LOG=%s (expected disable, crit, error, "
-				"warning, info, debug, trace or 10..70)\n",
-			env);
+		fprintf(stderr,
+		        "softdoca: ignoring SOFTDOCA_LOG=%s (expected disable, crit, error, "
+		        "warning, info, debug, trace or 10..70)\n",
+		        env);
 }
 
 static void ensure_environment(void)
@@ -185,8 +186,8 @@ static void backend_range(const struct doca_log_backend *b, uint32_t *upper, uin
 		break;
 	case ROLE_STANDARD_ERR:
 		*upper = logs.global_upper;
-		*lower = logs.global_lower < DOCA_LOG_LEVEL_WARNING ? logs.global_lower :
-									DOCA_LOG_LEVEL_WARNING;
+		*lower = logs.global_lower < DOCA_LOG_LEVEL_WARNING ? logs.global_lower
+		                                                    : DOCA_LOG_LEVEL_WARNING;
 		break;
 	default:
 		*upper = b->upper;
@@ -251,7 +252,7 @@ static void emit(struct doca_log_backend *b, uint32_t level, char *line, size_t 
 /* Formats "[HH:MM:SS:usec][tid][DOCA][LVL][file:line][func] message\n".
  * SDK messages carry no function name, as DOCA's own do. */
 static size_t format_line(char *line, size_t size, uint32_t level, const char *file, int line_no,
-			  const char *func, const char *format, va_list args)
+                          const char *func, const char *format, va_list args)
 {
 	struct timeval tv;
 	struct tm tm;
@@ -263,8 +264,8 @@ static size_t format_line(char *line, size_t size, uint32_t level, const char *f
 	localtime_r(&tv.tv_sec, &tm);
 	base = base ? base + 1 : (file ? file : "?");
 	n = snprintf(line, size, "[%02d:%02d:%02d:%06ld][%d][DOCA][%s][%s:%d]", tm.tm_hour,
-		     tm.tm_min, tm.tm_sec, (long)tv.tv_usec, (int)gettid(), level_tag(level), base,
-		     line_no);
+	             tm.tm_min, tm.tm_sec, (long)tv.tv_usec, (int)gettid(), level_tag(level), base,
+	             line_no);
 	len = n > 0 ? (size_t)n : 0;
 	if (func && len < size) {
 		n = snprintf(line + len, size - len, "[%s]", func);
@@ -285,7 +286,7 @@ static size_t format_line(char *line, size_t size, uint32_t level, const char *f
 }
 
 static void dispatch(bool sdk, uint32_t level, const char *file, int line_no, const char *func,
-		     const char *format, va_list args)
+                     const char *format, va_list args)
 {
 	char line[LOG_LINE_MAX];
 	size_t len = format_line(line, sizeof(line), level, file, line_no, func, format, args);
@@ -308,7 +309,7 @@ static void dispatch(bool sdk, uint32_t level, const char *file, int line_no, co
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *fname, int line,
-					const char *func, const char *format, ...)
+                                        const char *func, const char *format, ...)
 {
 	va_list args;
 	bool known;
@@ -330,7 +331,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 }
 
 SDOCA_EXPORT void sdoca_log_sdk(uint32_t level, int source, const char *file, int line,
-				const char *format, ...)
+                                const char *format, ...)
 {
 	va_list args;
 
@@ -438,13 +439,11 @@ static doca_error_t create_fd_backend(int fd, bool sdk, struct doca_log_backend 
 }
 
 static doca_error_t create_buf_backend(char *buf, size_t capacity, log_flush_callback handler,
-				       bool sdk, struct doca_log_backend **backend)
+                                       bool sdk, struct doca_log_backend **backend)
 {
-	struct doca_log_backend proto = { .kind = BACKEND_BUF,
-					  .sdk = sdk,
-					  .buf = buf,
-					  .capacity = capacity,
-					  .flush = handler };
+	struct doca_log_backend proto = {
+		.kind = BACKEND_BUF, .sdk = sdk, .buf = buf, .capacity = capacity, .flush = handler
+	};
 
 	if (!buf || capacity < 2 || !handler || !backend)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -452,7 +451,7 @@ static doca_error_t create_buf_backend(char *buf, size_t capacity, log_flush_cal
 }
 
 static doca_error_t create_syslog_backend(const char *name, bool sdk,
-					  struct doca_log_backend **backend)
+                                          struct doca_log_backend **backend)
 {
 	struct doca_log_backend proto = { .kind = BACKEND_SYSLOG, .sdk = sdk };
 
@@ -464,33 +463,33 @@ static doca_error_t create_syslog_backend(const char *name, bool sdk,
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_file(FILE *fptr,
-								  struct doca_log_backend **backend)
+                                                                 struct doca_log_backend **backend)
 {
 	return create_file_backend(fptr, false, backend);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_fd(int fd,
-								struct doca_log_backend **backend)
+                                                               struct doca_log_backend **backend)
 {
 	return create_fd_backend(fd, false, backend);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_buf(char *buf, size_t capacity,
-								 log_flush_callback handler,
-								 struct doca_log_backend **backend)
+                                                                log_flush_callback handler,
+                                                                struct doca_log_backend **backend)
 {
 	return create_buf_backend(buf, capacity, handler, false, backend);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_buffer(char *buffer, size_t capacity,
-								    log_flush_callback handler,
-								    struct doca_log_backend **backend)
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_create_with_buffer(char *buffer, size_t capacity, log_flush_callback handler,
+                                    struct doca_log_backend **backend)
 {
 	return create_buf_backend(buffer, capacity, handler, false, backend);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_syslog(const char *name,
-								    struct doca_log_backend **backend)
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_create_with_syslog(const char *name, struct doca_log_backend **backend)
 {
 	return create_syslog_backend(name, false, backend);
 }
@@ -501,22 +500,21 @@ doca_log_backend_create_with_file_sdk(FILE *fptr, struct doca_log_backend **back
 	return create_file_backend(fptr, true, backend);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_fd_sdk(int fd,
-								    struct doca_log_backend **backend)
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_create_with_fd_sdk(int fd, struct doca_log_backend **backend)
 {
 	return create_fd_backend(fd, true, backend);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_log_backend_create_with_buf_sdk(char *buf, size_t capacity, log_flush_callback handler,
-				     struct doca_log_backend **backend)
+DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_with_buf_sdk(
+        char *buf, size_t capacity, log_flush_callback handler, struct doca_log_backend **backend)
 {
 	return create_buf_backend(buf, capacity, handler, true, backend);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_log_backend_create_with_buffer_sdk(char *buffer, size_t capacity, log_flush_callback handler,
-					struct doca_log_backend **backend)
+                                        struct doca_log_backend **backend)
 {
 	return create_buf_backend(buffer, capacity, handler, true, backend);
 }
@@ -531,11 +529,11 @@ doca_log_backend_create_with_syslog_sdk(const char *name, struct doca_log_backen
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_create_standard(void)
 {
 	struct doca_log_backend out = { .kind = BACKEND_FILE,
-					.role = ROLE_STANDARD_OUT,
-					.file = stdout };
+		                        .role = ROLE_STANDARD_OUT,
+		                        .file = stdout };
 	struct doca_log_backend err = { .kind = BACKEND_FILE,
-					.role = ROLE_STANDARD_ERR,
-					.file = stderr };
+		                        .role = ROLE_STANDARD_ERR,
+		                        .file = stderr };
 	doca_error_t status = add_backend(&out, NULL);
 
 	return status == DOCA_SUCCESS ? add_backend(&err, NULL) : status;
@@ -559,7 +557,7 @@ static doca_error_t set_upper_locked(struct doca_log_backend *b, uint32_t level)
 }
 
 static doca_error_t set_backend_level(struct doca_log_backend *backend, uint32_t level, bool lower,
-				      bool sdk_only)
+                                      bool sdk_only)
 {
 	doca_error_t status;
 
@@ -569,26 +567,27 @@ static doca_error_t set_backend_level(struct doca_log_backend *backend, uint32_t
 	if (sdk_only && !backend->sdk)
 		status = DOCA_ERROR_NOT_PERMITTED;
 	else
-		status = lower ? set_lower_locked(backend, level) : set_upper_locked(backend, level);
+		status =
+		        lower ? set_lower_locked(backend, level) : set_upper_locked(backend, level);
 	recompute_max_levels_locked();
 	pthread_mutex_unlock(&logs.lock);
 	return status;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend,
-								       uint32_t level)
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_set_level_lower_limit(struct doca_log_backend *backend, uint32_t level)
 {
 	return set_backend_level(backend, level, true, false);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend,
-								       uint32_t upper_limit)
+DOCA_EXPERIMENTAL doca_error_t
+doca_log_backend_set_level_upper_limit(struct doca_log_backend *backend, uint32_t upper_limit)
 {
 	return set_backend_level(backend, upper_limit, false, false);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_backend_set_sdk_level(struct doca_log_backend *backend,
-							       uint32_t level)
+                                                              uint32_t level)
 {
 	return set_backend_level(backend, level, true, true);
 }
@@ -622,9 +621,10 @@ static doca_error_t set_global(uint32_t level, bool sdk, bool lower)
 		return DOCA_ERROR_INVALID_VALUE;
 	ensure_environment();
 	pthread_mutex_lock(&logs.lock);
-	if (sdk)
+	if (sdk) {
 		logs.global_sdk = level;
-	else if (lower)
+		logs.implicit_sdk_level = level; /* the stderr fallback is an SDK backend too */
+	} else if (lower)
 		logs.global_lower = level;
 	else
 		logs.global_upper = level;

@@ -25,24 +25,24 @@ SDOCA_LOG_MODULE(mmap);
 
 #define MMAP_DEFAULT_MAX_DEVS 64
 
-#define ACCESS_ALL                                                                                 \
-	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |                          \
-	 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC |                              \
-	 DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE |                        \
+#define ACCESS_ALL                                                          \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |   \
+	 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC |       \
+	 DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE | \
 	 DOCA_ACCESS_FLAG_PCI_RELAXED_ORDERING)
-#define ACCESS_RDMA                                                                                \
+#define ACCESS_RDMA \
 	(DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 /* Properties can change only on a local mmap that is not started. */
-#define CHECK_CONFIGURABLE(mmap)                                                                   \
-	do {                                                                                       \
-		if ((mmap)->from_export)                                                           \
-			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                       \
-				   "%s: mmap was created from an export and cannot be changed",    \
-				   __func__);                                                      \
-		if ((mmap)->started)                                                               \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE,                                           \
-				   "%s: mmap is started; stop it before changing it", __func__);   \
+#define CHECK_CONFIGURABLE(mmap)                                                                 \
+	do {                                                                                     \
+		if ((mmap)->from_export)                                                         \
+			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                     \
+			           "%s: mmap was created from an export and cannot be changed",  \
+			           __func__);                                                    \
+		if ((mmap)->started)                                                             \
+			SDOCA_FAIL(DOCA_ERROR_BAD_STATE,                                         \
+			           "%s: mmap is started; stop it before changing it", __func__); \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
@@ -83,10 +83,11 @@ DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 	SDOCA_CHECK_ARG(mmap);
 	bufs = atomic_load(&mmap->num_bufs);
 	if (bufs > 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-			   "doca_mmap_destroy: %u buffer(s) still point into the mmap; release them "
-			   "with doca_buf_dec_refcount first",
-			   bufs);
+		SDOCA_FAIL(
+		        DOCA_ERROR_IN_USE,
+		        "doca_mmap_destroy: %u buffer(s) still point into the mmap; release them "
+		        "with doca_buf_dec_refcount first",
+		        bufs);
 	if (mmap->started)
 		release_key(mmap);
 	if (mmap->ever_started && mmap->free_cb)
@@ -108,18 +109,19 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 
 	SDOCA_CHECK_ARG(mmap);
 	if (mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_start: an mmap created from an export is usable without start");
+		SDOCA_FAIL(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_mmap_start: an mmap created from an export is usable without start");
 	if (mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_start: mmap is already started");
 	if (!mmap->range_set)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_mmap_start: no memory range; call doca_mmap_set_memrange first");
+		           "doca_mmap_start: no memory range; call doca_mmap_set_memrange first");
 	region = (struct sdoca_key_region){ .addr = (uintptr_t)mmap->addr,
-					    .len = mmap->len,
-					    .access = mmap->access,
-					    .kind = SDOCA_KEY_MMAP,
-					    .owner = mmap };
+		                            .len = mmap->len,
+		                            .access = mmap->access,
+		                            .kind = SDOCA_KEY_MMAP,
+		                            .owner = mmap };
 	status = sdoca_keys_register(&region, &mmap->key);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -136,14 +138,14 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	SDOCA_CHECK_ARG(mmap);
 	if (mmap->from_export)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_stop: an mmap created from an export cannot be stopped; "
-			   "destroy it");
+		           "doca_mmap_stop: an mmap created from an export cannot be stopped; "
+		           "destroy it");
 	if (!mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_stop: mmap is not started");
 	bufs = atomic_load(&mmap->num_bufs);
 	if (bufs > 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_stop: %u buffer(s) still point into the mmap", bufs);
+		           "doca_mmap_stop: %u buffer(s) still point into the mmap", bufs);
 	release_key(mmap);
 	mmap->started = false;
 	return DOCA_SUCCESS;
@@ -157,16 +159,16 @@ DOCA_STABLE doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_d
 	SDOCA_CHECK_ARG(dev);
 	if (mmap->from_export || mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_add_dev: mmap is started or created from an export");
+		           "doca_mmap_add_dev: mmap is started or created from an export");
 	for (uint32_t i = 0; i < mmap->num_devs; i++)
 		if (mmap->devs[i] == dev)
 			SDOCA_FAIL(DOCA_ERROR_ALREADY_EXIST,
-				   "doca_mmap_add_dev: device %s is already added",
-				   dev->info.ibdev_name);
+			           "doca_mmap_add_dev: device %s is already added",
+			           dev->info.ibdev_name);
 	if (mmap->num_devs >= mmap->max_devs)
 		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY,
-			   "doca_mmap_add_dev: mmap already has its maximum of %u devices",
-			   mmap->max_devs);
+		           "doca_mmap_add_dev: mmap already has its maximum of %u devices",
+		           mmap->max_devs);
 	devs = realloc(mmap->devs, (mmap->num_devs + 1) * sizeof(*devs));
 	if (!devs)
 		return DOCA_ERROR_NO_MEMORY;
@@ -192,25 +194,25 @@ DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_de
 	SDOCA_CHECK_ARG(dev);
 	if (mmap->from_export || mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_rm_dev: mmap is started or created from an export");
+		           "doca_mmap_rm_dev: mmap is started or created from an export");
 	i = find_dev(mmap, dev);
 	if (i < 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "doca_mmap_rm_dev: device %s was not added",
-			   dev->info.ibdev_name);
+		           dev->info.ibdev_name);
 	mmap->devs[i] = mmap->devs[--mmap->num_devs];
 	sdoca_dev_put(dev);
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
-					      const void **export_desc, size_t *export_desc_len)
+                                              const void **export_desc, size_t *export_desc_len)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(dev);
 	SDOCA_CHECK_ARG(export_desc);
 	SDOCA_CHECK_ARG(export_desc_len);
 	SDOCA_NOT_SUPPORTED("there is no PCI peer (DPU/host) to share memory with; use "
-			    "doca_mmap_export_rdma");
+	                    "doca_mmap_export_rdma");
 }
 
 /* The export blob body (format version 1, see docs/wire.md). */
@@ -228,7 +230,7 @@ static void encode_export(const struct doca_mmap *mmap, const struct doca_dev *d
 }
 
 DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev,
-					       const void **export_desc, size_t *export_desc_len)
+                                               const void **export_desc, size_t *export_desc_len)
 {
 	size_t len = SDOCA_BLOB_HEADER_SIZE + SDOCA_MMAP_BLOB_BODY;
 	struct sdoca_mmap_export *e;
@@ -239,18 +241,19 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 	SDOCA_CHECK_ARG(export_desc_len);
 	if (mmap->from_export)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_export_rdma: an mmap created from an export cannot be "
-			   "exported again");
+		           "doca_mmap_export_rdma: an mmap created from an export cannot be "
+		           "exported again");
 	if (!mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED, "doca_mmap_export_rdma: mmap is not started");
 	if (!(mmap->access & ACCESS_RDMA))
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_export_rdma: mmap has no RDMA permission (set "
-			   "DOCA_ACCESS_FLAG_RDMA_READ/WRITE/ATOMIC with doca_mmap_set_permissions)");
+		SDOCA_FAIL(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_mmap_export_rdma: mmap has no RDMA permission (set "
+		        "DOCA_ACCESS_FLAG_RDMA_READ/WRITE/ATOMIC with doca_mmap_set_permissions)");
 	if (find_dev(mmap, dev) < 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-			   "doca_mmap_export_rdma: device %s was not added to the mmap",
-			   dev->info.ibdev_name);
+		           "doca_mmap_export_rdma: device %s was not added to the mmap",
+		           dev->info.ibdev_name);
 	for (e = mmap->exports; e && e->dev != dev; e = e->next)
 		;
 	if (!e) {
@@ -271,8 +274,8 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap,
-							    const struct doca_dev *dev,
-							    doca_dpa_dev_mmap_t *dpa_mmap_handle)
+                                                            const struct doca_dev *dev,
+                                                            doca_dpa_dev_mmap_t *dpa_mmap_handle)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(dev);
@@ -287,8 +290,8 @@ static doca_error_t decode_export(const uint8_t *body, size_t body_len, struct d
 
 	if (body_len != SDOCA_MMAP_BLOB_BODY)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "mmap export blob has a %zu-byte body, expected %d", body_len,
-			   SDOCA_MMAP_BLOB_BODY);
+		           "mmap export blob has a %zu-byte body, expected %d", body_len,
+		           SDOCA_MMAP_BLOB_BODY);
 	out->peer_node = sdoca_get_le64(body);
 	out->peer_pid = sdoca_get_le32(body + 8);
 	out->access = sdoca_get_le32(body + 12);
@@ -298,23 +301,23 @@ static doca_error_t decode_export(const uint8_t *body, size_t body_len, struct d
 	if (out->peer_node == 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "mmap export blob has no node id");
 	if (out->access & ~(uint32_t)ACCESS_ALL)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "mmap export blob has unknown access bits 0x%x",
-			   out->access);
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "mmap export blob has unknown access bits 0x%x", out->access);
 	if (out->key.index == 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "mmap export blob has an invalid memory key");
 	if (addr == 0 || len == 0 || addr + len < addr || addr + len > (uint64_t)UINTPTR_MAX)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "mmap export blob has an invalid range (address 0x%llx, length %llu)",
-			   (unsigned long long)addr, (unsigned long long)len);
+		           "mmap export blob has an invalid range (address 0x%llx, length %llu)",
+		           (unsigned long long)addr, (unsigned long long)len);
 	out->addr = (uint8_t *)(uintptr_t)addr;
 	out->len = (size_t)len;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *user_data,
-						      const void *export_desc,
-						      size_t export_desc_len, struct doca_dev *dev,
-						      struct doca_mmap **mmap)
+                                                      const void *export_desc,
+                                                      size_t export_desc_len, struct doca_dev *dev,
+                                                      struct doca_mmap **mmap)
 {
 	struct doca_mmap parsed = { 0 };
 	const uint8_t *body;
@@ -351,7 +354,7 @@ static doca_error_t set_range(struct doca_mmap *mmap, void *addr, size_t len)
 	CHECK_CONFIGURABLE(mmap);
 	if (mmap->range_set)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "%s: the memory range is already set (it can be set once)", __func__);
+		           "%s: the memory range is already set (it can be set once)", __func__);
 	SDOCA_CHECK_ARG(addr);
 	SDOCA_CHECK_ARG(len > 0);
 	SDOCA_CHECK_ARG((uintptr_t)addr + len > (uintptr_t)addr);
@@ -369,20 +372,21 @@ DOCA_STABLE doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *ad
 
 /* The dmabuf is already mapped at addr; softdoca reaches it through that mapping. */
 DOCA_STABLE doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd,
-						       void *addr, size_t dmabuf_offset, size_t len)
+                                                       void *addr, size_t dmabuf_offset, size_t len)
 {
 	(void)dmabuf_offset;
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(dmabuf_fd >= 0);
 	if (!addr)
-		SDOCA_NOT_SUPPORTED("a dmabuf without a CPU mapping (addr == NULL) is not reachable "
-				    "by a software NIC");
+		SDOCA_NOT_SUPPORTED(
+		        "a dmabuf without a CPU mapping (addr == NULL) is not reachable "
+		        "by a software NIC");
 	return set_range(mmap, addr, len);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap,
-							  struct doca_dpa *dpa, uint64_t dpa_addr,
-							  size_t len)
+                                                          struct doca_dpa *dpa, uint64_t dpa_addr,
+                                                          size_t len)
 {
 	(void)dpa_addr;
 	(void)len;
@@ -392,7 +396,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr,
-						size_t *len)
+                                                size_t *len)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(addr);
@@ -405,7 +409,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, vo
 }
 
 DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
-					       doca_mmap_memrange_free_cb_t *free_cb, void *opaque)
+                                               doca_mmap_memrange_free_cb_t *free_cb, void *opaque)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(free_cb);
@@ -416,7 +420,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap,
-						 union doca_data *user_data)
+                                                 union doca_data *user_data)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(user_data);
@@ -433,7 +437,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union d
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap,
-						       uint32_t *max_num_devices)
+                                                       uint32_t *max_num_devices)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(max_num_devices);
@@ -442,17 +446,17 @@ DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *m
 }
 
 DOCA_STABLE doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap,
-						       uint32_t max_num_devices)
+                                                       uint32_t max_num_devices)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(max_num_devices > 0);
 	if (mmap->ever_started || mmap->from_export)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_set_max_num_devices: only allowed before the first start");
+		           "doca_mmap_set_max_num_devices: only allowed before the first start");
 	if (max_num_devices < mmap->num_devs)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_mmap_set_max_num_devices: %u devices are already added",
-			   mmap->num_devs);
+		           "doca_mmap_set_max_num_devices: %u devices are already added",
+		           mmap->num_devs);
 	mmap->max_devs = max_num_devices;
 	return DOCA_SUCCESS;
 }
@@ -474,7 +478,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, ui
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap,
-						   uint8_t *from_export)
+                                                   uint8_t *from_export)
 {
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(from_export);
@@ -490,17 +494,17 @@ DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint3
 	CHECK_CONFIGURABLE(mmap);
 	if (access_mask & ~(uint32_t)ACCESS_ALL)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_mmap_set_permissions: unknown access bits 0x%x",
-			   access_mask & ~(uint32_t)ACCESS_ALL);
+		           "doca_mmap_set_permissions: unknown access bits 0x%x",
+		           access_mask & ~(uint32_t)ACCESS_ALL);
 	if ((access_mask & pci_both) == pci_both)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_mmap_set_permissions: PCI_READ_ONLY and PCI_READ_WRITE conflict");
+		           "doca_mmap_set_permissions: PCI_READ_ONLY and PCI_READ_WRITE conflict");
 	mmap->access = access_mask;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
-							       uint8_t *mmap_export)
+                                                               uint8_t *mmap_export)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(mmap_export);
@@ -508,9 +512,8 @@ DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca
 	return DOCA_SUCCESS;
 }
 
-DOCA_STABLE doca_error_t
-doca_mmap_cap_is_create_from_export_pci_supported(const struct doca_devinfo *devinfo,
-						  uint8_t *from_export)
+DOCA_STABLE doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(
+        const struct doca_devinfo *devinfo, uint8_t *from_export)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(from_export);
@@ -523,7 +526,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *
 	SDOCA_CHECK_ARG(mmap);
 	if (mmap->started || atomic_load(&mmap->num_bufs) > 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_mmap_enable_thread_safety: mmap is started or has buffers");
+		           "doca_mmap_enable_thread_safety: mmap is started or has buffers");
 	mmap->thread_safe = true;
 	return DOCA_SUCCESS;
 }

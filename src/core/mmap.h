@@ -34,8 +34,8 @@ struct doca_mmap {
 	bool from_export;
 	bool exported;
 	bool range_set;
-	bool thread_safe;   /* buffers are not counted */
-	bool ever_started;  /* the free callback runs at destroy */
+	bool thread_safe;  /* buffers are not counted */
+	bool ever_started; /* the free callback runs at destroy */
 	uint8_t *addr;
 	size_t len;
 	uint32_t access;
@@ -46,7 +46,7 @@ struct doca_mmap {
 	uint32_t num_devs;
 	struct doca_dev **devs;
 	_Atomic uint32_t num_bufs;
-	struct sdoca_key key; /* local: valid while started; remote: the peer's key */
+	struct sdoca_key key;              /* local: valid while started; remote: the peer's key */
 	struct sdoca_mmap_export *exports; /* one descriptor per device, freed at stop */
 	/* remote mmaps only */
 	uint64_t peer_node;

@@ -31,7 +31,7 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 
 		free(p);
 		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_create: eventfd failed: %s",
-			   strerror(err));
+		           strerror(err));
 	}
 	pthread_mutex_init(&p->cq_lock, NULL);
 	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE;
@@ -44,7 +44,7 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 	SDOCA_CHECK_ARG(pe);
 	if (pe->ctxs)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-			   "doca_pe_destroy: contexts are still connected; destroy them first");
+		           "doca_pe_destroy: contexts are still connected; destroy them first");
 	close(pe->event_fd);
 	pthread_mutex_destroy(&pe->cq_lock);
 	free(pe);
@@ -58,8 +58,9 @@ DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_pe_connect_ctx: context is not IDLE");
 	if (ctx->pe)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "doca_pe_connect_ctx: context is already connected to a progress engine");
+		SDOCA_FAIL(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_pe_connect_ctx: context is already connected to a progress engine");
 	ctx->pe = pe;
 	ctx->pe_next = pe->ctxs;
 	pe->ctxs = ctx;
@@ -148,7 +149,8 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 		return 0;
 	}
 	if (pe->in_progress) {
-		SDOCA_ERR("doca_pe_progress must not be called from a completion or state callback");
+		SDOCA_ERR(
+		        "doca_pe_progress must not be called from a completion or state callback");
 		return 0;
 	}
 	pe->in_progress = true;
@@ -173,7 +175,7 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 }
 
 DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
-							 doca_notification_handle_t *handle)
+                                                         doca_notification_handle_t *handle)
 {
 	SDOCA_CHECK_ARG(pe);
 	SDOCA_CHECK_ARG(handle);
@@ -182,14 +184,14 @@ DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *p
 }
 
 DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe,
-							 doca_notification_handle_t handle,
-							 union doca_data completion_key)
+                                                         doca_notification_handle_t handle,
+                                                         union doca_data completion_key)
 {
 	(void)handle;
 	(void)completion_key;
 	SDOCA_CHECK_ARG(pe);
 	SDOCA_NOT_SUPPORTED("setting the notification handle is a Windows (IO completion port) "
-			    "call; on Linux use doca_pe_get_notification_handle");
+	                    "call; on Linux use doca_pe_get_notification_handle");
 }
 
 /* Whether doca_pe_progress() has something to do right now. */
@@ -220,20 +222,20 @@ DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 }
 
 DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe,
-						    doca_notification_handle_t handle)
+                                                    doca_notification_handle_t handle)
 {
 	uint64_t count;
 
 	(void)handle;
 	SDOCA_CHECK_ARG(pe);
 	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_clear_notification: read failed: %s",
-			   strerror(errno));
+		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM,
+		           "doca_pe_clear_notification: read failed: %s", strerror(errno));
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe,
-							size_t *num_inflight_tasks)
+                                                        size_t *num_inflight_tasks)
 {
 	SDOCA_CHECK_ARG(pe);
 	SDOCA_CHECK_ARG(num_inflight_tasks);
@@ -243,16 +245,16 @@ DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe
 
 /* softdoca always progresses every connected context, which satisfies both modes. */
 DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe,
-						      enum doca_pe_event_mode event_mode)
+                                                      enum doca_pe_event_mode event_mode)
 {
 	SDOCA_CHECK_ARG(pe);
 	if (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
 	    event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d",
-			   (int)event_mode);
+		           (int)event_mode);
 	if (pe->in_progress)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "doca_pe_set_event_mode: not allowed inside a completion callback");
+		           "doca_pe_set_event_mode: not allowed inside a completion callback");
 	pe->event_mode = event_mode;
 	return DOCA_SUCCESS;
 }

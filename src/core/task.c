@@ -24,29 +24,29 @@ static struct doca_task *pool_task(struct sdoca_task_pool *pool, uint32_t i)
 }
 
 SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
-						    struct sdoca_task_pool *pool,
-						    const struct sdoca_task_type *type,
-						    sdoca_generic_cb_t success_cb,
-						    sdoca_generic_cb_t error_cb, uint32_t num_tasks)
+                                                    struct sdoca_task_pool *pool,
+                                                    const struct sdoca_task_type *type,
+                                                    sdoca_generic_cb_t success_cb,
+                                                    sdoca_generic_cb_t error_cb, uint32_t num_tasks)
 {
 	uint8_t *objects;
 	uint32_t i;
 
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s task configuration: context is not IDLE",
-			   type->name);
+		           type->name);
 	if (!success_cb || !error_cb)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "%s task configuration: both completion callbacks are required",
-			   type->name);
+		           "%s task configuration: both completion callbacks are required",
+		           type->name);
 	if (num_tasks == 0 || num_tasks > TASK_POOL_MAX)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "%s task configuration: num_tasks must be 1..%u, not %u", type->name,
-			   TASK_POOL_MAX, num_tasks);
+		           "%s task configuration: num_tasks must be 1..%u, not %u", type->name,
+		           TASK_POOL_MAX, num_tasks);
 	if (pool->allocated > 0)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-			   "%s task configuration: %u task(s) of this type are not freed",
-			   type->name, pool->allocated);
+		           "%s task configuration: %u task(s) of this type are not freed",
+		           type->name, pool->allocated);
 	objects = calloc(num_tasks, type->size);
 	if (!objects)
 		return DOCA_ERROR_NO_MEMORY;
@@ -81,19 +81,19 @@ SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
 }
 
 SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
-					   union doca_data user_data, struct doca_task **task)
+                                           union doca_data user_data, struct doca_task **task)
 {
 	struct doca_task *t;
 
 	if (!pool->objects)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-			   "task allocation: this task type was not configured (call its "
-			   "*_set_conf before starting the context)");
+		           "task allocation: this task type was not configured (call its "
+		           "*_set_conf before starting the context)");
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "%s task allocation: tasks can be allocated only while the context is "
-			   "RUNNING",
-			   pool->type->name);
+		           "%s task allocation: tasks can be allocated only while the context is "
+		           "RUNNING",
+		           pool->type->name);
 	t = pool->free;
 	if (!t) {
 		SDOCA_DBG("%s task pool exhausted (%u tasks)", pool->type->name, pool->capacity);
@@ -121,9 +121,9 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 	}
 	if (task->state != SDOCA_TASK_ALLOCATED) {
 		SDOCA_ERR("doca_task_free: task %p is %s; only a task the application owns can be "
-			  "freed",
-			  (void *)task,
-			  task->state == SDOCA_TASK_FREE ? "already freed" : "still submitted");
+		          "freed",
+		          (void *)task,
+		          task->state == SDOCA_TASK_FREE ? "already freed" : "still submitted");
 		return;
 	}
 	pool = task->pool;
@@ -142,13 +142,13 @@ static doca_error_t submit(struct doca_task *task)
 	SDOCA_CHECK_ARG(task);
 	if (task->state != SDOCA_TASK_ALLOCATED)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_task_submit: task %p is %s", (void *)task,
-			   task->state == SDOCA_TASK_FREE ? "freed" : "already submitted");
+		           task->state == SDOCA_TASK_FREE ? "freed" : "already submitted");
 	ctx = task->ctx;
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "doca_task_submit: %s tasks can be submitted only while the context is "
-			   "RUNNING",
-			   task->pool->type->name);
+		           "doca_task_submit: %s tasks can be submitted only while the context is "
+		           "RUNNING",
+		           task->pool->type->name);
 	/* Counted before the library sees it: its service thread may complete it at once. */
 	task->state = SDOCA_TASK_SUBMITTED;
 	task->status = DOCA_SUCCESS;
@@ -179,7 +179,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_task_submit_ex(struct doca_task *task, uint3
 
 	if (flags & ~known)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_task_submit_ex: unknown flags 0x%x",
-			   flags & ~known);
+		           flags & ~known);
 	return submit(task);
 }
 
@@ -243,7 +243,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_task_batch_get_status(const struct doca_task
 }
 
 DOCA_EXPERIMENTAL void doca_task_batch_set_user_data(struct doca_task_batch *task_batch,
-						     union doca_data user_data)
+                                                     union doca_data user_data)
 {
 	(void)task_batch;
 	(void)user_data;

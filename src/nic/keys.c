@@ -66,7 +66,7 @@ static doca_error_t grow_locked(void)
 
 	if (chunk == MAX_CHUNKS)
 		SDOCA_FAIL(DOCA_ERROR_FULL, "memory-key table is full (%u keys)",
-			   MAX_CHUNKS * CHUNK_SLOTS - 1);
+		           MAX_CHUNKS * CHUNK_SLOTS - 1);
 	slots = calloc(CHUNK_SLOTS, sizeof(*slots));
 	if (!slots)
 		return DOCA_ERROR_NO_MEMORY;
@@ -95,7 +95,7 @@ static doca_error_t random_tag(uint32_t *hi, uint64_t *lo)
 			continue;
 		if (n <= 0)
 			SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "getrandom failed: %s",
-				   strerror(errno));
+			           strerror(errno));
 		got += (size_t)n;
 	}
 	*lo = sdoca_get_le64(bytes);
@@ -104,7 +104,7 @@ static doca_error_t random_tag(uint32_t *hi, uint64_t *lo)
 }
 
 SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *region,
-					      struct sdoca_key *key)
+                                              struct sdoca_key *key)
 {
 	struct key_slot *slot;
 	doca_error_t status;
@@ -165,7 +165,7 @@ SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key)
 }
 
 SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
-					     struct sdoca_key_region *region)
+                                             struct sdoca_key_region *region)
 {
 	struct key_slot *slot = slot_at(key->index);
 

@@ -43,12 +43,12 @@ struct sdoca_key_region {
 };
 
 SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *region,
-					      struct sdoca_key *key);
+                                              struct sdoca_key *key);
 /* Invalidates the key and waits until every holder has released it. */
 SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key);
 /* Looks a key up and holds its slot; NOT_FOUND for unknown or revoked keys. */
 SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
-					     struct sdoca_key_region *region);
+                                             struct sdoca_key_region *region);
 SDOCA_EXPORT void sdoca_keys_release(const struct sdoca_key *key);
 /* Number of keys registered and not revoked. */
 SDOCA_EXPORT uint32_t sdoca_keys_live(void);

@@ -17,13 +17,13 @@
 
 DOCA_LOG_REGISTER(PKGCONFIG::PROGRAM);
 
-#define CHECK(call)                                                                                \
-	do {                                                                                       \
-		doca_error_t r_ = (call);                                                          \
-		if (r_ != DOCA_SUCCESS) {                                                          \
-			fprintf(stderr, "%s: %s\n", #call, doca_error_get_name(r_));               \
-			return 1;                                                                  \
-		}                                                                                  \
+#define CHECK(call)                                                                  \
+	do {                                                                         \
+		doca_error_t r_ = (call);                                            \
+		if (r_ != DOCA_SUCCESS) {                                            \
+			fprintf(stderr, "%s: %s\n", #call, doca_error_get_name(r_)); \
+			return 1;                                                    \
+		}                                                                    \
 	} while (0)
 
 int main(void)
@@ -50,7 +50,7 @@ int main(void)
 	CHECK(doca_mmap_create(&mmap));
 	CHECK(doca_mmap_set_memrange(mmap, memory, sizeof(memory)));
 	CHECK(doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE |
-						      DOCA_ACCESS_FLAG_RDMA_READ));
+	                                              DOCA_ACCESS_FLAG_RDMA_READ));
 	CHECK(doca_mmap_add_dev(mmap, dev));
 	CHECK(doca_mmap_start(mmap));
 	CHECK(doca_mmap_export_rdma(mmap, dev, &blob, &blob_len));

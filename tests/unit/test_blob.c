@@ -40,33 +40,33 @@ static void test_refusals(void **state)
 	(void)state;
 	make_blob(blob, SDOCA_BLOB_MMAP);
 	assert_doca_err(sdoca_blob_open(NULL, n, SDOCA_BLOB_MMAP, &body, &len),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	for (size_t short_len = 0; short_len < n; short_len++)
 		assert_doca_err(sdoca_blob_open(blob, short_len, SDOCA_BLOB_MMAP, &body, &len),
-				DOCA_ERROR_INVALID_VALUE);
+		                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(sdoca_blob_open(blob, n + 1, SDOCA_BLOB_MMAP, &body, &len),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	/* Another kind of blob. */
 	assert_doca_err(sdoca_blob_open(blob, n, SDOCA_BLOB_SYNC_EVENT, &body, &len),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	/* Every flipped byte is caught: magic, length, checksum or body. */
 	for (size_t i = 0; i < n; i++) {
 		if (i == 4 || i == 5)
 			continue; /* version bytes: tested below */
 		blob[i] ^= 0x40;
 		assert_doca_err(sdoca_blob_open(blob, n, SDOCA_BLOB_MMAP, &body, &len),
-				DOCA_ERROR_INVALID_VALUE);
+		                DOCA_ERROR_INVALID_VALUE);
 		blob[i] ^= 0x40;
 	}
 	/* A future format version is "not supported", not "invalid". */
 	sdoca_put_le16(blob + 4, SDOCA_BLOB_VERSION + 1);
 	assert_doca_err(sdoca_blob_open(blob, n, SDOCA_BLOB_MMAP, &body, &len),
-			DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_SUPPORTED);
 	/* A huge declared body is refused before any arithmetic on it. */
 	make_blob(blob, SDOCA_BLOB_MMAP);
 	sdoca_put_le32(blob + 8, 0xffffffffu);
 	assert_doca_err(sdoca_blob_open(blob, n, SDOCA_BLOB_MMAP, &body, &len),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 }
 
 static void test_node_id(void **state)

@@ -50,8 +50,8 @@ static void test_head_and_data(void **state)
 	size_t n;
 
 	(void)state;
-	assert_doca_ok(doca_buf_inventory_buf_get_by_args(inv, mmap, mem + 100, 200, mem + 150, 50,
-							  &buf));
+	assert_doca_ok(
+	        doca_buf_inventory_buf_get_by_args(inv, mmap, mem + 100, 200, mem + 150, 50, &buf));
 	assert_doca_ok(doca_buf_get_head(buf, &p));
 	assert_ptr_equal(p, mem + 100);
 	assert_doca_ok(doca_buf_get_len(buf, &n));
@@ -105,17 +105,17 @@ static void test_range_checks(void **state)
 
 	(void)state;
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + 4000, 97, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, mmap, outside, 8, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_buf_inventory_buf_get_by_args(inv, mmap, mem, 64, mem + 60, 8, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_buf_inventory_buf_get_by_args(inv, mmap, mem + 8, 64, mem, 1, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(NULL, mmap, mem, 8, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, NULL, mem, 8, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_ptr_equal(buf, (struct doca_buf *)0x1);
 	assert_int_equal(free_elements(), 8);
 }
@@ -168,9 +168,10 @@ static void test_inventory_exhaustion(void **state)
 
 	(void)state;
 	for (int i = 0; i < 8; i++)
-		assert_doca_ok(doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + i * 8, 8, &bufs[i]));
+		assert_doca_ok(
+		        doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + i * 8, 8, &bufs[i]));
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, mmap, mem, 8, &bufs[8]),
-			DOCA_ERROR_NO_MEMORY);
+	                DOCA_ERROR_NO_MEMORY);
 	assert_doca_err(doca_buf_inventory_destroy(inv), DOCA_ERROR_IN_USE);
 	for (int i = 0; i < 8; i++)
 		assert_doca_ok(doca_buf_dec_refcount(bufs[i], NULL));
@@ -289,7 +290,7 @@ static void test_inventory_states(void **state)
 	assert_doca_err(doca_buf_inventory_create(0, &other), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_ok(doca_buf_inventory_create(1, &other));
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(other, mmap, mem, 8, &buf),
-			DOCA_ERROR_BAD_STATE);
+	                DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_buf_inventory_expand(other, 2), DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_buf_inventory_stop(other), DOCA_ERROR_BAD_STATE);
 	assert_doca_ok(doca_buf_inventory_set_user_data(other, ud));
@@ -313,7 +314,7 @@ static void test_unstarted_mmap(void **state)
 	assert_doca_ok(doca_mmap_create(&idle));
 	assert_doca_ok(doca_mmap_set_memrange(idle, mem, sizeof(mem)));
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, idle, mem, 8, &buf),
-			DOCA_ERROR_BAD_STATE);
+	                DOCA_ERROR_BAD_STATE);
 	assert_doca_ok(doca_mmap_destroy(idle));
 }
 
@@ -336,7 +337,7 @@ static void test_remote_buffers(void **state)
 	/* Buffers over a remote mmap follow the peer's range. */
 	assert_doca_ok(doca_buf_inventory_buf_get_by_addr(inv, remote, target + 8, 64, &buf));
 	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, remote, target + 500, 64, &buf),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_destroy(remote), DOCA_ERROR_IN_USE);
 	assert_doca_ok(doca_buf_dec_refcount(buf, NULL));
 	assert_doca_ok(doca_mmap_destroy(remote));

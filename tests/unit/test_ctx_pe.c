@@ -144,7 +144,7 @@ static struct {
 } seen;
 
 static void state_cb(const union doca_data user_data, struct doca_ctx *ctx,
-		     enum doca_ctx_states prev, enum doca_ctx_states next)
+                     enum doca_ctx_states prev, enum doca_ctx_states next)
 {
 	enum doca_ctx_states now;
 
@@ -200,10 +200,10 @@ static int setup(void **state)
 	doca_ctx_set_state_changed_cb(&echo->base, state_cb);
 	doca_ctx_set_user_data(&echo->base, ud);
 	return sdoca_task_pool_configure(&echo->base, &echo->pool, &echo_type,
-					 (sdoca_generic_cb_t)echo_ok, (sdoca_generic_cb_t)echo_err,
-					 4) == DOCA_SUCCESS ?
-		       0 :
-		       -1;
+	                                 (sdoca_generic_cb_t)echo_ok, (sdoca_generic_cb_t)echo_err,
+	                                 4) == DOCA_SUCCESS
+	               ? 0
+	               : -1;
 }
 
 static int teardown(void **state)
@@ -246,9 +246,9 @@ static void test_connect_and_sync_start(void **state)
 	assert_doca_err(doca_ctx_start(ctx), DOCA_ERROR_BAD_STATE);
 	/* Configuration is frozen while running. */
 	assert_doca_err(sdoca_task_pool_configure(ctx, &echo->pool, &echo_type,
-						  (sdoca_generic_cb_t)echo_ok,
-						  (sdoca_generic_cb_t)echo_err, 4),
-			DOCA_ERROR_BAD_STATE);
+	                                          (sdoca_generic_cb_t)echo_ok,
+	                                          (sdoca_generic_cb_t)echo_err, 4),
+	                DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_pe_destroy(pe), DOCA_ERROR_IN_USE);
 	assert_doca_err(sdoca_ctx_fini(ctx), DOCA_ERROR_BAD_STATE);
 	assert_doca_ok(doca_ctx_stop(ctx));
@@ -305,7 +305,7 @@ static void test_task_round_trip(void **state)
 	(void)state;
 	assert_doca_ok(doca_pe_connect_ctx(pe, ctx));
 	assert_doca_err(sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 }, &extra[0]),
-			DOCA_ERROR_BAD_STATE);
+	                DOCA_ERROR_BAD_STATE);
 	assert_doca_ok(doca_ctx_start(ctx));
 
 	t = alloc_echo(21, 1234);
@@ -346,9 +346,9 @@ static void test_task_round_trip(void **state)
 	/* The pool holds 4. */
 	for (int i = 0; i < 4; i++)
 		assert_doca_ok(
-			sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 }, &extra[i]));
+		        sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 }, &extra[i]));
 	assert_doca_err(sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 }, &extra[4]),
-			DOCA_ERROR_NO_MEMORY);
+	                DOCA_ERROR_NO_MEMORY);
 	for (int i = 0; i < 4; i++)
 		doca_task_free(extra[i]);
 	assert_doca_ok(doca_ctx_stop(ctx));
@@ -372,8 +372,8 @@ static void test_stop_flushes_in_flight(void **state)
 	assert_doca_err(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
 	/* New work is refused while stopping. */
 	assert_doca_err(sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 },
-					 &(struct doca_task *){ NULL }),
-			DOCA_ERROR_BAD_STATE);
+	                                 &(struct doca_task *){ NULL }),
+	                DOCA_ERROR_BAD_STATE);
 	assert_int_equal(doca_pe_progress(pe), 1);
 	assert_int_equal(seen.errors, 3);
 	assert_int_equal(seen.last_status, FLUSHED);
@@ -465,8 +465,8 @@ static void test_completions_from_another_thread(void **state)
 	while (seen.successes < TOTAL) {
 		struct doca_task *t;
 
-		if (submitted < TOTAL &&
-		    sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 }, &t) == DOCA_SUCCESS) {
+		if (submitted < TOTAL && sdoca_task_alloc(ctx, &echo->pool, (union doca_data){ 0 },
+		                                          &t) == DOCA_SUCCESS) {
 			assert_doca_ok(doca_task_submit(t));
 			submitted++;
 		}
@@ -531,11 +531,11 @@ static void test_notification_handle(void **state)
 	/* PROGRESS_ALL: arming clears what was signalled before. */
 	assert_doca_ok(doca_pe_set_event_mode(pe, DOCA_PE_EVENT_MODE_PROGRESS_ALL));
 	assert_doca_err(doca_pe_set_event_mode(pe, (enum doca_pe_event_mode)9),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_ok(doca_pe_request_notification(pe));
 	assert_false(readable(fd, 0));
 	assert_doca_err(doca_pe_set_notification_handle(pe, fd, (union doca_data){ 0 }),
-			DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_ok(doca_ctx_stop(ctx));
 }
 
@@ -554,7 +554,7 @@ static void test_bad_arguments(void **state)
 	assert_doca_err(doca_ctx_stop(NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_ctx_get_state(NULL, &s), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_ctx_get_num_inflight_tasks(&echo->base, NULL),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_pe_get_num_inflight_tasks(NULL, &n), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_task_submit(NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_task_get_status(NULL), DOCA_ERROR_INVALID_VALUE);
@@ -562,16 +562,16 @@ static void test_bad_arguments(void **state)
 	assert_null(doca_task_get_ctx(NULL));
 	assert_doca_err(doca_task_batch_submit(NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_ctx_set_datapath_on_gpu(&echo->base, (struct doca_gpu *)0x1),
-			DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_ok(doca_ctx_set_completion_vector(&echo->base, 0));
 	assert_doca_err(doca_ctx_set_completion_vector(&echo->base, 1), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(sdoca_task_pool_configure(&echo->base, &echo->pool, &echo_type,
-						  (sdoca_generic_cb_t)echo_ok, NULL, 4),
-			DOCA_ERROR_INVALID_VALUE);
+	                                          (sdoca_generic_cb_t)echo_ok, NULL, 4),
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(sdoca_task_pool_configure(&echo->base, &echo->pool, &echo_type,
-						  (sdoca_generic_cb_t)echo_ok,
-						  (sdoca_generic_cb_t)echo_err, 0),
-			DOCA_ERROR_INVALID_VALUE);
+	                                          (sdoca_generic_cb_t)echo_ok,
+	                                          (sdoca_generic_cb_t)echo_err, 0),
+	                DOCA_ERROR_INVALID_VALUE);
 }
 
 #define CTX_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)

@@ -96,9 +96,9 @@ static void test_getters_and_sizes(void **state)
 	(void)state;
 	assert_non_null(info);
 	assert_doca_err(doca_devinfo_get_ibdev_name(info, small, sizeof(small)),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_devinfo_get_iface_name(info, small, sizeof(small)),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_devinfo_get_ipv4_addr(info, ipv4, 3), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_devinfo_get_ipv4_addr(NULL, ipv4, 4), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_devinfo_get_mac_addr(info, mac, 5), DOCA_ERROR_INVALID_VALUE);
@@ -115,7 +115,7 @@ static void test_getters_and_sizes(void **state)
 	assert_doca_ok(doca_devinfo_is_equal_pci_addr(info, "0000:3a:00.0", &yes));
 	assert_int_equal(yes, 0);
 	assert_doca_err(doca_devinfo_is_equal_pci_addr(info, "not-a-pci", &yes),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 
 	assert_doca_ok(doca_devinfo_cap_is_hotplug_manager_supported(info, &yes));
 	assert_int_equal(yes, 0);
@@ -168,9 +168,8 @@ static void test_no_representors(void **state)
 
 	(void)state;
 	assert_doca_err(doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n),
-			DOCA_ERROR_NOT_SUPPORTED);
-	assert_doca_err(doca_devinfo_rep_create_list(NULL, 0, &reps, &n),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_err(doca_devinfo_rep_create_list(NULL, 0, &reps, &n), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_ok(doca_dev_close(dev));
 }
 

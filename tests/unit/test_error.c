@@ -43,7 +43,7 @@ static void test_unknown_code(void **state)
 	/* The 2.2 names answer the same. */
 	assert_string_equal(doca_get_error_name(DOCA_ERROR_AGAIN), "DOCA_ERROR_AGAIN");
 	assert_string_equal(doca_get_error_string(DOCA_ERROR_AGAIN),
-			    doca_error_get_descr(DOCA_ERROR_AGAIN));
+	                    doca_error_get_descr(DOCA_ERROR_AGAIN));
 }
 
 static void test_macros(void **state)

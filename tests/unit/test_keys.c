@@ -13,9 +13,9 @@
 static struct sdoca_key_region region_of(uint64_t addr, uint64_t len)
 {
 	return (struct sdoca_key_region){ .addr = addr,
-					  .len = len,
-					  .access = DOCA_ACCESS_FLAG_RDMA_WRITE,
-					  .kind = SDOCA_KEY_MMAP };
+		                          .len = len,
+		                          .access = DOCA_ACCESS_FLAG_RDMA_WRITE,
+		                          .kind = SDOCA_KEY_MMAP };
 }
 
 static void test_register_lookup_revoke(void **state)

@@ -83,7 +83,7 @@ static void test_app_levels_default_info(void **state)
 {
 	(void)state;
 	assert_doca_ok(doca_log_backend_create_with_buf(app_cap.buf, sizeof(app_cap.buf), app_flush,
-							&app_backend));
+	                                                &app_backend));
 	DOCA_LOG_INFO("info %d", 1);
 	DOCA_LOG_DBG("debug %d", 2);
 	DOCA_LOG_ERR("error %d", 3);
@@ -105,11 +105,11 @@ static void test_line_format(void **state)
 	DOCA_LOG_WARN("formatted %s", "line");
 	last = app_cap.lines[app_cap.count - 1];
 	assert_int_equal(regcomp(&re,
-				 "^\\[[0-9]{2}:[0-9]{2}:[0-9]{2}:[0-9]{6}\\]\\[[0-9]+\\]\\[DOCA\\]"
-				 "\\[WRN\\]\\[test_log\\.c:[0-9]+\\]\\[test_line_format\\] "
-				 "formatted line\n$",
-				 REG_EXTENDED),
-			 0);
+	                         "^\\[[0-9]{2}:[0-9]{2}:[0-9]{2}:[0-9]{6}\\]\\[[0-9]+\\]\\[DOCA\\]"
+	                         "\\[WRN\\]\\[test_log\\.c:[0-9]+\\]\\[test_line_format\\] "
+	                         "formatted line\n$",
+	                         REG_EXTENDED),
+	                 0);
 	if (regexec(&re, last, 0, NULL, 0) != 0)
 		fail_msg("unexpected line format: '%s'", last);
 	regfree(&re);
@@ -131,12 +131,12 @@ static void test_backend_limits(void **state)
 	assert_doca_ok(doca_log_backend_set_level_upper_limit(app_backend, DOCA_LOG_LEVEL_CRIT));
 
 	assert_doca_err(doca_log_backend_set_level_lower_limit(app_backend, 55),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log_backend_set_level_lower_limit(NULL, DOCA_LOG_LEVEL_INFO),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	/* An application backend has no SDK level. */
 	assert_doca_err(doca_log_backend_set_sdk_level(app_backend, DOCA_LOG_LEVEL_INFO),
-			DOCA_ERROR_NOT_PERMITTED);
+	                DOCA_ERROR_NOT_PERMITTED);
 }
 
 static void test_strict_and_global(void **state)
@@ -145,7 +145,7 @@ static void test_strict_and_global(void **state)
 	assert_doca_ok(doca_log_backend_set_level_lower_limit_strict(app_backend));
 	/* Strict: the lower limit may not become less verbose... */
 	assert_doca_err(doca_log_backend_set_level_lower_limit(app_backend, DOCA_LOG_LEVEL_ERROR),
-			DOCA_ERROR_NOT_PERMITTED);
+	                DOCA_ERROR_NOT_PERMITTED);
 	/* ...not even through the global setter. */
 	assert_doca_ok(doca_log_level_set_global_lower_limit(DOCA_LOG_LEVEL_ERROR));
 	DOCA_LOG_DBG("strict keeps debug");
@@ -157,7 +157,7 @@ static void test_strict_and_global(void **state)
 
 	assert_doca_ok(doca_log_backend_set_level_upper_limit_strict(app_backend));
 	assert_doca_err(doca_log_backend_set_level_upper_limit(app_backend, DOCA_LOG_LEVEL_ERROR),
-			DOCA_ERROR_NOT_PERMITTED);
+	                DOCA_ERROR_NOT_PERMITTED);
 }
 
 static void test_invalid_messages(void **state)
@@ -166,19 +166,19 @@ static void test_invalid_messages(void **state)
 
 	(void)state;
 	assert_doca_err(doca_log(DOCA_LOG_LEVEL_INFO, bogus_source, "f.c", 1, "f", "x"),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log(DOCA_LOG_LEVEL_DISABLE, log_source, "f.c", 1, "f", "x"),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log(45, log_source, "f.c", 1, "f", "x"), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log_register_source(NULL, &bogus_source), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log_register_source("x", NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_ok(doca_log_unregister_source(log_source));
 	assert_doca_err(doca_log_backend_create_with_buf(NULL, 10, app_flush, &app_backend),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log_backend_create_with_file(NULL, &app_backend),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_log_backend_create_with_fd(-1, &app_backend),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 }
 
 static void test_long_message_truncated(void **state)
@@ -204,7 +204,7 @@ static void test_sdk_backend(void **state)
 
 	(void)state;
 	assert_doca_ok(doca_log_backend_create_with_buf_sdk(sdk_cap.buf, sizeof(sdk_cap.buf),
-							    sdk_flush, &sdk));
+	                                                    sdk_flush, &sdk));
 	assert_doca_ok(doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG));
 	assert_doca_err(doca_mmap_set_memrange(NULL, NULL, 0), DOCA_ERROR_INVALID_VALUE);
 	assert_true(captured(&sdk_cap, "doca_mmap_set_memrange: invalid input"));

@@ -59,7 +59,7 @@ static void test_life_cycle_and_states(void **state)
 	assert_doca_err(doca_mmap_set_memrange(mmap, NULL, 10), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_set_memrange(mmap, mem, 0), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_set_memrange(mmap, (void *)(uintptr_t)-16, 32),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_ok(doca_mmap_set_memrange(mmap, mem, sizeof(mem)));
 	/* The range is set once. */
 	assert_doca_err(doca_mmap_set_memrange(mmap, mem, 16), DOCA_ERROR_NOT_PERMITTED);
@@ -75,7 +75,7 @@ static void test_life_cycle_and_states(void **state)
 	assert_doca_err(doca_mmap_start(mmap), DOCA_ERROR_BAD_STATE);
 	/* Started: properties are frozen. */
 	assert_doca_err(doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_RDMA_READ),
-			DOCA_ERROR_BAD_STATE);
+	                DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_mmap_set_user_data(mmap, ud), DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_mmap_add_dev(mmap, dev), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_mmap_rm_dev(mmap, dev), DOCA_ERROR_NOT_PERMITTED);
@@ -108,12 +108,12 @@ static void test_permissions(void **state)
 	assert_doca_ok(doca_mmap_create(&mmap));
 	assert_doca_ok(doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY));
 	assert_doca_ok(doca_mmap_set_permissions(
-		mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-			      DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC));
+	        mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+	                      DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC));
 	assert_doca_err(doca_mmap_set_permissions(mmap, 1u << 7), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_PCI_READ_ONLY |
-								DOCA_ACCESS_FLAG_PCI_READ_WRITE),
-			DOCA_ERROR_INVALID_VALUE);
+	                                                        DOCA_ACCESS_FLAG_PCI_READ_WRITE),
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_set_permissions(NULL, 0), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_ok(doca_mmap_destroy(mmap));
 }
@@ -177,9 +177,8 @@ static void test_destroy_with_buffers(void **state)
 static void test_export_import(void **state)
 {
 	static char mem[1000];
-	struct doca_mmap *mmap = started_mmap(mem, sizeof(mem),
-					      DOCA_ACCESS_FLAG_LOCAL_READ_WRITE |
-						      DOCA_ACCESS_FLAG_RDMA_WRITE);
+	struct doca_mmap *mmap = started_mmap(
+	        mem, sizeof(mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE);
 	struct doca_mmap *remote;
 	const void *blob, *again;
 	size_t blob_len, again_len, len;
@@ -216,7 +215,7 @@ static void test_export_import(void **state)
 	assert_doca_err(doca_mmap_set_permissions(remote, 0), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_mmap_add_dev(remote, dev), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_mmap_export_rdma(remote, dev, &again, &again_len),
-			DOCA_ERROR_NOT_PERMITTED);
+	                DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_ok(doca_mmap_destroy(remote));
 	assert_doca_ok(doca_mmap_destroy(mmap));
 }
@@ -262,45 +261,45 @@ static void test_bad_blobs(void **state)
 
 	/* short, long */
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len - 1, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len + 1, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, 0, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, NULL, len, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, NULL, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	/* corrupt */
 	copy[40] ^= 1;
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	copy[40] ^= 1;
 	/* another version */
 	sdoca_put_le16(copy + 4, 99);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, dev, &remote),
-			DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_SUPPORTED);
 	sdoca_put_le16(copy + 4, SDOCA_BLOB_VERSION);
 	/* another kind (a well-formed blob of a sync event) */
 	sdoca_blob_seal(copy, SDOCA_BLOB_SYNC_EVENT, len - SDOCA_BLOB_HEADER_SIZE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	/* well-formed envelope, nonsense inside: zero length, wrapping range, bad access */
 	memcpy(copy, blob, len);
 	sdoca_put_le64(copy + SDOCA_BLOB_HEADER_SIZE + 40, 0);
 	sdoca_blob_seal(copy, SDOCA_BLOB_MMAP, len - SDOCA_BLOB_HEADER_SIZE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	memcpy(copy, blob, len);
 	sdoca_put_le64(copy + SDOCA_BLOB_HEADER_SIZE + 32, UINT64_MAX - 4);
 	sdoca_blob_seal(copy, SDOCA_BLOB_MMAP, len - SDOCA_BLOB_HEADER_SIZE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	memcpy(copy, blob, len);
 	sdoca_put_le32(copy + SDOCA_BLOB_HEADER_SIZE + 12, 0x800);
 	sdoca_blob_seal(copy, SDOCA_BLOB_MMAP, len - SDOCA_BLOB_HEADER_SIZE);
 	assert_doca_err(doca_mmap_create_from_export(NULL, copy, len, dev, &remote),
-			DOCA_ERROR_INVALID_VALUE);
+	                DOCA_ERROR_INVALID_VALUE);
 	/* Nothing was handed out on any failure. */
 	assert_ptr_equal(remote, (struct doca_mmap *)0x1);
 	assert_doca_ok(doca_mmap_destroy(mmap));
@@ -330,10 +329,10 @@ static void test_dmabuf_and_dpa(void **state)
 	(void)state;
 	assert_doca_ok(doca_mmap_create(&mmap));
 	assert_doca_err(doca_mmap_set_dmabuf_memrange(mmap, 3, NULL, 0, 64),
-			DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_ok(doca_mmap_set_dmabuf_memrange(mmap, 3, mem, 0, sizeof(mem)));
 	assert_doca_err(doca_mmap_set_dpa_memrange(mmap, (struct doca_dpa *)0x1, 0, 64),
-			DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_ok(doca_mmap_enable_thread_safety(mmap));
 	assert_doca_ok(doca_mmap_destroy(mmap));
 }

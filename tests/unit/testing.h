@@ -15,21 +15,21 @@
 #include <doca_error.h>
 
 /* A DOCA call that must succeed; prints the error name when it does not. */
-#define assert_doca_ok(call)                                                                       \
-	do {                                                                                       \
-		doca_error_t assert_doca_ok_ = (call);                                             \
-		if (assert_doca_ok_ != DOCA_SUCCESS)                                               \
-			fail_msg("%s returned %s", #call, doca_error_get_name(assert_doca_ok_));   \
+#define assert_doca_ok(call)                                                                     \
+	do {                                                                                     \
+		doca_error_t assert_doca_ok_ = (call);                                           \
+		if (assert_doca_ok_ != DOCA_SUCCESS)                                             \
+			fail_msg("%s returned %s", #call, doca_error_get_name(assert_doca_ok_)); \
 	} while (0)
 
 /* A DOCA call that must fail with exactly this error. */
-#define assert_doca_err(call, expected)                                                            \
-	do {                                                                                       \
-		doca_error_t assert_doca_err_ = (call);                                            \
-		if (assert_doca_err_ != (expected))                                                \
-			fail_msg("%s returned %s, expected %s", #call,                             \
-				 doca_error_get_name(assert_doca_err_),                            \
-				 doca_error_get_name(expected));                                   \
+#define assert_doca_err(call, expected)                                 \
+	do {                                                            \
+		doca_error_t assert_doca_err_ = (call);                 \
+		if (assert_doca_err_ != (expected))                     \
+			fail_msg("%s returned %s, expected %s", #call,  \
+			         doca_error_get_name(assert_doca_err_), \
+			         doca_error_get_name(expected));        \
 	} while (0)
 
 /* Opens the loopback device (present on every machine and in every netns). */

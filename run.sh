@@ -1,0 +1,110 @@
+#!/bin/bash
+# softdoca: the whole set-up on a fresh Debian 12 machine.
+#
+#   ./run.sh demo    install what is missing, build, run the demonstration
+#   ./run.sh test    install what is missing, build and run the whole test suite
+#                    (ASan+UBSan, then ThreadSanitizer on the threaded tests,
+#                    then every libFuzzer target for a bounded time)
+#
+# Also: build, install [PREFIX], fuzz [SECONDS], format, deps.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")" && pwd)
+cd "$ROOT"
+
+# Debian packages the build, the tests and the benchmarks need.
+PACKAGES=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format
+	libucx-dev ucx-utils libcmocka-dev zlib1g-dev libjson-c-dev iproute2 procps)
+
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+JOBS=$(nproc)
+
+log() { printf '\n==> %s\n' "$*"; }
+
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+		echo "run.sh: need root (or sudo) to install: $*" >&2
+		exit 1
+	fi
+}
+
+deps() {
+	local missing=()
+	for pkg in "${PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" ||
+			missing+=("$pkg")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	as_root apt-get install -y --no-install-recommends "${missing[@]}" ||
+		{ as_root apt-get update && as_root apt-get install -y --no-install-recommends "${missing[@]}"; }
+}
+
+# configure_build <dir> [cmake args...]
+configure_build() {
+	local dir=$1
+	shift
+	cmake -S "$ROOT" -B "$dir" -G Ninja "$@" >/dev/null
+	cmake --build "$dir" -j "$JOBS"
+}
+
+build_release() {
+	log "building (release) in build/"
+	configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+}
+
+test_sanitized() {
+	log "ASan+UBSan build and the whole test suite (build-asan/)"
+	configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DSOFTDOCA_SANITIZE=address,undefined
+	(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure -j "$JOBS" --timeout 600)
+
+	log "ThreadSanitizer build and the threaded tests (build-tsan/)"
+	configure_build build-tsan -DCMAKE_BUILD_TYPE=Debug -DSOFTDOCA_SANITIZE=thread
+	(cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+		ctest --output-on-failure -j "$JOBS" -L threads --timeout 600)
+}
+
+fuzz() {
+	local seconds=${1:-$FUZZ_SECONDS}
+	log "libFuzzer targets, ${seconds}s each (build-fuzz/)"
+	configure_build build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
+		-DCMAKE_CXX_COMPILER=clang++ -DSOFTDOCA_FUZZ=ON -DSOFTDOCA_TESTS=OFF
+	for target in build-fuzz/tests/fuzz/fuzz_*; do
+		[ -x "$target" ] || continue
+		local name corpus
+		name=$(basename "$target")
+		corpus="build-fuzz/corpus/$name"
+		mkdir -p "$corpus"
+		log "fuzzing $name"
+		"$target" -max_total_time="$seconds" -print_final_stats=1 \
+			"$corpus" "$ROOT/tests/fuzz/seeds/$name" 2>&1 | tail -n 12
+	done
+}
+
+format_check() {
+	log "clang-format check"
+	git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
+}
+
+demo() {
+	build_release
+	log "demo"
+	build/examples/core_demo
+}
+
+case "${1:-}" in
+deps) deps ;;
+build) deps && build_release ;;
+install) deps && build_release && cmake --install build --prefix "${2:-/usr/local}" ;;
+demo) deps && demo ;;
+test) deps && format_check && test_sanitized && fuzz ;;
+fuzz) deps && fuzz "${2:-$FUZZ_SECONDS}" ;;
+format) git ls-files '*.c' '*.h' | xargs clang-format -i ;;
+*)
+	sed -n '2,10p' "$0"
+	exit 2
+	;;
+esac
