@@ -65,12 +65,12 @@ struct sdoca_task_type {
 };
 
 /* Defines an invoke function for a task type T whose callback type is CB_T
- * and whose object embeds struct doca_task as member "base". */
-#define SDOCA_TASK_INVOKER(fn, T, CB_T)                                                   \
+ * and which embeds struct doca_task as member (a member path, e.g. t.base). */
+#define SDOCA_TASK_INVOKER(fn, T, member, CB_T)                                           \
 	static void fn(sdoca_generic_cb_t cb, struct doca_task *task, union doca_data ud, \
 	               union doca_data cud)                                               \
 	{                                                                                 \
-		((CB_T)cb)(sdoca_container_of(task, T, base), ud, cud);                   \
+		((CB_T)cb)(sdoca_container_of(task, T, member), ud, cud);                 \
 	}
 
 enum sdoca_task_state {

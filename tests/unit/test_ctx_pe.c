@@ -45,7 +45,7 @@ static struct echo_ctx *to_echo(struct doca_ctx *ctx)
 	return sdoca_container_of(ctx, struct echo_ctx, base);
 }
 
-SDOCA_TASK_INVOKER(invoke_echo, struct echo_task, echo_cb_t)
+SDOCA_TASK_INVOKER(invoke_echo, struct echo_task, base, echo_cb_t)
 
 static doca_error_t echo_submit(struct doca_task *task)
 {

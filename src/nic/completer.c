@@ -1,0 +1,176 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The completer: matches answers to the requests in flight and completes
+ * them in submission order per connection (RC order), whatever order their
+ * payloads land in. A request is over when its answer arrived and the
+ * transport no longer refers to its buffers.
+ */
+#include <string.h>
+
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(completer);
+
+/* How long a large transfer may take on top of the timeout: 100 MB/s. */
+#define SLOWEST_BYTES_PER_MS 100000u
+
+doca_error_t nic_syndrome_status(uint32_t syndrome)
+{
+	switch (syndrome) {
+	case NIC_SYN_REMOTE_ACCESS:
+		return DOCA_ERROR_NOT_PERMITTED;
+	case NIC_SYN_REMOTE_INVALID:
+		return DOCA_ERROR_INVALID_VALUE;
+	case NIC_SYN_RNR_RETRY_EXCEEDED:
+		return DOCA_ERROR_TIME_OUT;
+	default:
+		return DOCA_ERROR_IO_FAILED;
+	}
+}
+
+static void complete_in_order(struct nic_qp *qp)
+{
+	struct nic_wqe *wqe;
+
+	while ((wqe = qp->inflight_head) && wqe->answered && wqe->outstanding == 0) {
+		qp->inflight_head = wqe->next;
+		if (!qp->inflight_head)
+			qp->inflight_tail = NULL;
+		qp->num_inflight--;
+		wqe->done(wqe, wqe->status);
+	}
+}
+
+/* The transport finished with a request's buffers (sent, or a read's data landed). */
+static void transport_done(void *arg, doca_error_t status)
+{
+	struct nic_wqe *wqe = arg;
+	struct nic_qp *qp = wqe->qp;
+
+	if (status != DOCA_SUCCESS && wqe->status == DOCA_SUCCESS)
+		wqe->status = status;
+	wqe->outstanding--;
+	complete_in_order(qp);
+	nic_qp_maybe_free(qp); /* the last thing a destroyed QP waited for */
+}
+
+void nic_comp_sent(void *wqe, doca_error_t status)
+{
+	transport_done(wqe, status);
+}
+
+static struct nic_wqe *oldest_unanswered(struct nic_qp *qp)
+{
+	struct nic_wqe *wqe = qp->inflight_head;
+
+	while (wqe && wqe->answered)
+		wqe = wqe->next;
+	return wqe;
+}
+
+static bool matches(const struct nic_wqe *wqe, uint8_t opcode)
+{
+	switch (opcode) {
+	case NIC_OP_ACK:
+		return wqe->op != NIC_WR_READ && wqe->op != NIC_WR_ATOMIC_FA &&
+		       wqe->op != NIC_WR_ATOMIC_CS;
+	case NIC_OP_READ_RESP:
+		return wqe->op == NIC_WR_READ;
+	case NIC_OP_ATOMIC_RESP:
+		return wqe->op == NIC_WR_ATOMIC_FA || wqe->op == NIC_WR_ATOMIC_CS;
+	default: /* NAK, RNR_WAIT answer any request */
+		return true;
+	}
+}
+
+/* Places read data into the local buffers, cut to what arrived. */
+static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *rx)
+{
+	struct xport_iov iov[NIC_MAX_SGE];
+	uint64_t left = rx->len;
+	uint32_t n = 0;
+	doca_error_t status;
+
+	for (uint32_t i = 0; i < wqe->num_sge && left > 0; i++, n++) {
+		iov[n].base = wqe->sge[i].base;
+		iov[n].len = wqe->sge[i].len < left ? wqe->sge[i].len : left;
+		left -= iov[n].len;
+	}
+	wqe->result_len = rx->len;
+	wqe->outstanding++;
+	status = xport_rx_receive(qp->worker->xport, rx, iov, n, transport_done, wqe);
+	if (status != DOCA_ERROR_IN_PROGRESS)
+		transport_done(wqe, status);
+}
+
+bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct nic_wqe *wqe = oldest_unanswered(qp);
+
+	if (m->opcode == NIC_OP_RNR_WAIT)
+		return false; /* the responder is alive; hearing it reset the timeout */
+	if (!wqe || wqe->seq != m->seq || !matches(wqe, m->opcode) ||
+	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
+		xport_rx_release(qp->worker->xport, rx);
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
+			    "an answer matches no request in flight");
+		return false;
+	}
+	wqe->answered = true;
+	switch (m->opcode) {
+	case NIC_OP_NAK:
+		wqe->status = nic_syndrome_status(m->syndrome);
+		complete_in_order(qp);
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
+			    "the responder refused a request");
+		return false;
+	case NIC_OP_READ_RESP:
+		place_read(qp, wqe, rx);
+		return false;
+	case NIC_OP_ATOMIC_RESP:
+		memcpy(wqe->sge[0].base, &m->value, sizeof(m->value));
+		wqe->result_len = sizeof(m->value);
+		break;
+	default:
+		wqe->result_len = wqe->length;
+		break;
+	}
+	complete_in_order(qp);
+	return false;
+}
+
+void nic_comp_flush(struct nic_qp *qp, doca_error_t status)
+{
+	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next) {
+		if (wqe->answered)
+			continue;
+		wqe->answered = true;
+		if (wqe->status == DOCA_SUCCESS)
+			wqe->status = status;
+	}
+	complete_in_order(qp);
+}
+
+/* No word from the peer for too long while requests wait: it hangs or is
+ * gone, and the requests fail like an exhausted transport retry on RC. */
+void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
+{
+	struct nic_wqe *wqe = oldest_unanswered(qp);
+	uint64_t allowance_ms, deadline;
+
+	if (!wqe || qp->state != NIC_QP_RTS)
+		return;
+	allowance_ms = qp->attr.timeout_ms + wqe->length / SLOWEST_BYTES_PER_MS;
+	deadline = qp->last_heard_ns + allowance_ms * 1000000u;
+	if (now_ns < deadline) {
+		if (deadline < *next_ns)
+			*next_ns = deadline;
+		return;
+	}
+	wqe->answered = true;
+	wqe->status = DOCA_ERROR_TIME_OUT;
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "no answer from the peer (timeout)");
+}

@@ -1,0 +1,273 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The soft NIC: reliable-connected queue pairs over the transport.
+ *
+ *   requester.c  turns work requests into request messages, in sequence
+ *   responder.c  the target: checks every request, executes it, answers
+ *   completer.c  matches answers to requests, completes them in order
+ *   qp.c         queue pairs: connect info, connect, errors, teardown
+ *   worker.c     a transport worker shared by the QPs of one PE and device
+ *   service.c    the thread that progresses workers the application does not
+ *   wire.c       message headers
+ *   keys.c       the memory-key table (linked into libdoca_common)
+ *
+ * Locking: every QP, SRQ and work request belongs to one worker, and all of
+ * their state changes under that worker's lock, whichever thread (the
+ * application's, inside doca_pe_progress or a submit, or the service
+ * thread) does the work. Work requests are completed through their done()
+ * callback with the lock held.
+ */
+#ifndef SDOCA_NIC_NIC_H_
+#define SDOCA_NIC_NIC_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "nic/keys.h"
+#include "nic/wire.h"
+#include "transport/xport.h"
+
+#define NIC_MAX_SGE 16
+#define NIC_MAX_QUEUE 32768
+#define NIC_RNR_INFINITE 7
+
+struct doca_dev;
+struct doca_pe;
+struct nic_worker;
+struct nic_qp;
+struct nic_srq;
+
+enum nic_wr_op {
+	NIC_WR_SEND,
+	NIC_WR_SEND_IMM,
+	NIC_WR_WRITE,
+	NIC_WR_WRITE_IMM,
+	NIC_WR_READ,
+	NIC_WR_ATOMIC_FA,
+	NIC_WR_ATOMIC_CS,
+	NIC_WR_RECV,
+};
+
+/* What a completed receive received. */
+enum nic_recv_kind {
+	NIC_RECV_SEND,
+	NIC_RECV_SEND_IMM,
+	NIC_RECV_WRITE_IMM,
+};
+
+/* A work request, embedded in the task that posts it. */
+struct nic_wqe {
+	enum nic_wr_op op;
+	/* local buffers: source (send, write), destination (read, receive) or
+	 * the 8-byte result (atomics) */
+	struct xport_iov sge[NIC_MAX_SGE];
+	uint32_t num_sge;
+	uint64_t length; /* bytes to move (read: what the local side can take) */
+	struct sdoca_key rkey;
+	uint64_t raddr;
+	uint8_t imm[4];
+	uint64_t compare_or_add;
+	uint64_t swap;
+	/* called once, with the worker lock held, when the request is over */
+	void (*done)(struct nic_wqe *wqe, doca_error_t status);
+	/* results */
+	uint64_t result_len;
+	enum nic_recv_kind result_kind;
+	uint8_t result_imm[4];
+	struct nic_qp *result_qp;
+	/* soft-NIC bookkeeping */
+	struct nic_qp *qp;
+	uint32_t seq;
+	uint8_t outstanding; /* transport operations still referring to this request */
+	bool answered;
+	doca_error_t status;
+	struct nic_wqe *next;
+	uint8_t hdr[NIC_WIRE_MAX_HDR];
+};
+
+/* A shared receive queue: the receives of one RDMA context, consumed by the
+ * sends and writes-with-immediate of all its connections in posting order. */
+struct nic_srq {
+	struct nic_worker *worker;
+	struct nic_wqe *head;
+	struct nic_wqe *tail;
+	uint32_t count;
+	uint32_t capacity;
+	struct nic_qp *waiters; /* QPs whose next request waits for a receive */
+};
+
+enum nic_qp_state {
+	NIC_QP_INIT,   /* exported; the peer is not known yet */
+	NIC_QP_RTS,    /* connected */
+	NIC_QP_CLOSED, /* the peer disconnected on purpose */
+	NIC_QP_ERROR,
+};
+
+/* What a QP tells its owner (the RDMA connection). Called with the lock held. */
+struct nic_qp_events {
+	/* A fatal error: the context goes to STOPPING, as on hardware. */
+	void (*fatal)(void *owner, doca_error_t status);
+};
+
+struct nic_qp_attr {
+	uint32_t access;       /* remote operations this side allows */
+	uint32_t send_queue;   /* requests in flight at most */
+	uint8_t rnr_retry;     /* this side's RNR retry count (7 = forever) */
+	uint32_t timeout_ms;   /* no answer for this long: the request fails */
+};
+
+/* A request the responder keeps until it can execute it. */
+struct nic_held {
+	struct nic_msg msg;
+	struct xport_rx rx;
+	struct nic_held *next;
+};
+
+struct nic_qp {
+	struct nic_worker *worker;
+	struct nic_srq *srq;
+	struct nic_qp_attr attr;
+	uint32_t wire_id;
+	uint64_t token;
+	enum nic_qp_state state;
+	struct xport_ep *ep;
+	/* the peer */
+	uint32_t peer_wire_id;
+	uint64_t peer_token;
+	uint64_t peer_node;
+	uint32_t peer_pid;
+	uint8_t peer_rnr_retry;
+	int pidfd;
+	/* requester */
+	uint32_t next_seq;
+	struct nic_wqe *inflight_head;
+	struct nic_wqe *inflight_tail;
+	uint32_t num_inflight;
+	uint64_t last_heard_ns;
+	/* responder */
+	uint32_t expected_seq;
+	struct nic_held *held_head;
+	struct nic_held *held_tail;
+	uint32_t num_held;
+	bool placing;       /* a payload is still landing; later requests wait */
+	bool waiting_recv;  /* on srq->waiters */
+	struct nic_qp *next_waiter;
+	uint64_t rnr_since_ns;
+	uint64_t rnr_notice_ns;
+	/* life */
+	uint32_t outstanding; /* responder transport operations referring to the QP */
+	bool detached;        /* the owner is gone: free once nothing refers to it */
+	void *owner;
+	const struct nic_qp_events *events;
+};
+
+/* --- worker.c --- */
+
+struct nic_worker {
+	pthread_mutex_t lock;
+	struct xport_worker *xport;
+	struct doca_pe *pe;
+	struct doca_dev *dev;
+	unsigned int refs;
+	struct nic_qp **qps; /* by wire id */
+	uint32_t num_qp_slots;
+	/* service thread hand-off */
+	_Atomic uint64_t app_polls; /* bumped by every application progress */
+	uint64_t polls_seen;
+	_Atomic bool app_sleeping;  /* the application armed its PE and waits */
+	struct nic_worker *next;
+};
+
+doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker);
+void nic_worker_put(struct nic_worker *worker);
+/* The application's progress: never waits for the lock. True if anything happened. */
+bool nic_worker_progress(struct nic_worker *worker);
+/* The application is about to sleep on its PE: the service thread takes over. */
+void nic_worker_app_sleeps(struct nic_worker *worker);
+/* Runs time-based work (timeouts, RNR notices); lock held. Returns the next
+ * deadline in ns (UINT64_MAX when none). */
+uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
+/* The QP with this wire id and token, or NULL (lock held). */
+struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
+
+static inline void nic_lock(struct nic_worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+}
+
+static inline void nic_unlock(struct nic_worker *w)
+{
+	pthread_mutex_unlock(&w->lock);
+}
+
+uint64_t nic_now_ns(void);
+
+/* --- qp.c --- */
+
+/* Connection info: what the peer needs to reach this QP (see docs/wire.md). */
+#define NIC_CONN_INFO_MAX 3072
+
+doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
+			   const struct nic_qp_attr *attr, void *owner,
+			   const struct nic_qp_events *events, struct nic_qp **qp);
+/* Writes this QP's connection info; returns its size. */
+size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap);
+/* Connects to the peer described by its connection info (validated here). */
+doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len);
+/* Ends the QP: flushes what is in flight with status, says goodbye to a
+ * connected peer, and frees the QP once the transport let go of it. */
+void nic_qp_destroy(struct nic_qp *qp, doca_error_t status);
+/* Moves the QP to error: fails the requests in flight with status and tells
+ * the owner. drop_transport closes the connection at once (peer lost or
+ * hung); otherwise it stays until destroy, so a NAK still gets through. */
+void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, const char *why);
+/* The peer's process is gone (same-host watch) or the transport saw it go. */
+void nic_qp_peer_lost(struct nic_qp *qp, const char *how);
+/* Sends a header-only control or reply message. */
+void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m);
+/* A transport operation of the responder referring to the QP started/ended. */
+void nic_qp_hold(struct nic_qp *qp);
+void nic_qp_release(struct nic_qp *qp);
+/* Frees a detached QP once nothing refers to it any more. */
+void nic_qp_maybe_free(struct nic_qp *qp);
+/* Validates connection info from outside (for the fuzzer too). */
+doca_error_t nic_conn_info_check(const uint8_t *info, size_t len);
+
+/* --- srq --- */
+void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capacity);
+doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe);
+void nic_srq_flush(struct nic_srq *srq, doca_error_t status);
+
+/* --- requester.c --- */
+doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe);
+
+/* --- responder.c --- */
+bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
+/* Executes held requests that can run now (after connect, a receive, a landing). */
+void nic_resp_drain(struct nic_qp *qp);
+void nic_resp_drop_held(struct nic_qp *qp);
+void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+
+/* --- completer.c --- */
+bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
+/* The transport finished sending a request (an xport_done_fn; arg is the wqe). */
+void nic_comp_sent(void *wqe, doca_error_t status);
+void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
+void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+/* The status a requester reports for a responder's syndrome. */
+doca_error_t nic_syndrome_status(uint32_t syndrome);
+
+/* --- service.c --- */
+doca_error_t nic_service_add(struct nic_worker *worker);
+void nic_service_remove(struct nic_worker *worker);
+void nic_service_watch_pid(struct nic_qp *qp);
+void nic_service_unwatch_pid(struct nic_qp *qp);
+void nic_service_kick(void);
+
+#endif /* SDOCA_NIC_NIC_H_ */

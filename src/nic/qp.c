@@ -1,0 +1,413 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Queue pairs: the connection info a peer needs, connecting, errors,
+ * goodbye, and the shared receive queue.
+ *
+ * A QP is INIT after export (requests that arrive already are held), RTS
+ * once connected, CLOSED when the peer said goodbye, ERROR after a fatal
+ * error. Its memory lives until the transport no longer refers to it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/blob.h"
+#include "core/bytes.h"
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(qp);
+
+/* Connection info layout (docs/wire.md). */
+#define INFO_NODE 0
+#define INFO_PID 8
+#define INFO_WIRE_ID 12
+#define INFO_TOKEN 16
+#define INFO_RNR_RETRY 24
+#define INFO_ADDR_LEN 28
+#define INFO_BOOT_ID 32
+#define INFO_PIDNS 48
+#define INFO_ADDR 56
+#define INFO_MAX_ADDR (NIC_CONN_INFO_MAX - INFO_ADDR)
+
+/* Identifies the kernel and PID namespace: a peer with both equal can be
+ * watched with pidfd_open(). */
+static void host_identity(uint8_t boot_id[16], uint64_t *pidns)
+{
+	char text[64] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	struct stat st;
+	int j = 0;
+
+	memset(boot_id, 0, 16);
+	if (f) {
+		if (!fgets(text, sizeof(text), f))
+			text[0] = '\0';
+		fclose(f);
+	}
+	for (int i = 0; text[i] && j < 32; i++) {
+		unsigned int nibble;
+
+		if (sscanf(&text[i], "%1x", &nibble) != 1)
+			continue;
+		boot_id[j / 2] |= (uint8_t)(nibble << ((j % 2) ? 0 : 4));
+		j++;
+	}
+	*pidns = stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+static uint64_t random_token(void)
+{
+	uint64_t token = 0;
+
+	while (token == 0)
+		if (getrandom(&token, sizeof(token), 0) != (ssize_t)sizeof(token))
+			token = (uint64_t)(uintptr_t)&token ^ nic_now_ns();
+	return token;
+}
+
+static doca_error_t take_slot(struct nic_worker *w, struct nic_qp *qp)
+{
+	uint32_t i;
+
+	for (i = 0; i < w->num_qp_slots && w->qps[i]; i++)
+		;
+	if (i == w->num_qp_slots) {
+		uint32_t n = w->num_qp_slots ? w->num_qp_slots * 2 : 16;
+		struct nic_qp **grown = realloc(w->qps, n * sizeof(*grown));
+
+		if (!grown)
+			return DOCA_ERROR_NO_MEMORY;
+		memset(grown + w->num_qp_slots, 0, (n - w->num_qp_slots) * sizeof(*grown));
+		w->qps = grown;
+		w->num_qp_slots = n;
+	}
+	w->qps[i] = qp;
+	qp->wire_id = i;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
+			   const struct nic_qp_attr *attr, void *owner,
+			   const struct nic_qp_events *events, struct nic_qp **out)
+{
+	struct nic_qp *qp = calloc(1, sizeof(*qp));
+	doca_error_t status;
+
+	if (!qp)
+		return DOCA_ERROR_NO_MEMORY;
+	qp->worker = worker;
+	qp->srq = srq;
+	qp->attr = *attr;
+	qp->token = random_token();
+	qp->state = NIC_QP_INIT;
+	qp->pidfd = -1;
+	qp->owner = owner;
+	qp->events = events;
+	nic_lock(worker);
+	status = take_slot(worker, qp);
+	nic_unlock(worker);
+	if (status != DOCA_SUCCESS) {
+		free(qp);
+		return status;
+	}
+	*out = qp;
+	return DOCA_SUCCESS;
+}
+
+size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap)
+{
+	const void *addr;
+	size_t addr_len;
+	uint64_t pidns;
+
+	xport_worker_address(qp->worker->xport, &addr, &addr_len);
+	if (addr_len > INFO_MAX_ADDR || INFO_ADDR + addr_len > cap)
+		return 0;
+	memset(out, 0, INFO_ADDR);
+	sdoca_put_le64(out + INFO_NODE, sdoca_node_id());
+	sdoca_put_le32(out + INFO_PID, (uint32_t)getpid());
+	sdoca_put_le32(out + INFO_WIRE_ID, qp->wire_id);
+	sdoca_put_le64(out + INFO_TOKEN, qp->token);
+	out[INFO_RNR_RETRY] = qp->attr.rnr_retry;
+	sdoca_put_le32(out + INFO_ADDR_LEN, (uint32_t)addr_len);
+	host_identity(out + INFO_BOOT_ID, &pidns);
+	sdoca_put_le64(out + INFO_PIDNS, pidns);
+	memcpy(out + INFO_ADDR, addr, addr_len);
+	return INFO_ADDR + addr_len;
+}
+
+doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
+{
+	uint32_t addr_len;
+
+	if (len < INFO_ADDR)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info too short (%zu bytes)", len);
+	addr_len = sdoca_get_le32(info + INFO_ADDR_LEN);
+	if (addr_len == 0 || addr_len > INFO_MAX_ADDR || len != INFO_ADDR + (size_t)addr_len)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "connection info of %zu bytes with a %u-byte address", len, addr_len);
+	if (sdoca_get_le64(info + INFO_NODE) == 0 || sdoca_get_le64(info + INFO_TOKEN) == 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info without node id or token");
+	if (info[INFO_RNR_RETRY] > NIC_RNR_INFINITE)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with RNR retry count %u",
+			   info[INFO_RNR_RETRY]);
+	for (int i = INFO_RNR_RETRY + 1; i < INFO_ADDR_LEN; i++)
+		if (info[i] != 0)
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with reserved bytes set");
+	return DOCA_SUCCESS;
+}
+
+static void on_ep_error(void *arg, doca_error_t status)
+{
+	(void)status;
+	nic_qp_peer_lost(arg, "the transport lost it");
+}
+
+static bool same_host(const uint8_t *info)
+{
+	uint8_t boot_id[16];
+	uint64_t pidns;
+
+	host_identity(boot_id, &pidns);
+	return memcmp(boot_id, info + INFO_BOOT_ID, 16) == 0 && pidns != 0 &&
+	       pidns == sdoca_get_le64(info + INFO_PIDNS);
+}
+
+doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
+{
+	struct nic_worker *w = qp->worker;
+	struct nic_msg hello = { .opcode = NIC_OP_HELLO };
+	doca_error_t status = nic_conn_info_check(info, len);
+	bool local;
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	local = same_host(info);
+	nic_lock(w);
+	if (qp->state != NIC_QP_INIT) {
+		nic_unlock(w);
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "connection is already connected or failed");
+	}
+	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, on_ep_error, qp,
+				 &qp->ep);
+	if (status != DOCA_SUCCESS) {
+		nic_unlock(w);
+		return status;
+	}
+	qp->peer_node = sdoca_get_le64(info + INFO_NODE);
+	qp->peer_pid = sdoca_get_le32(info + INFO_PID);
+	qp->peer_wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
+	qp->peer_token = sdoca_get_le64(info + INFO_TOKEN);
+	qp->peer_rnr_retry = info[INFO_RNR_RETRY];
+	qp->state = NIC_QP_RTS;
+	qp->last_heard_ns = nic_now_ns();
+	if (local && qp->peer_pid != (uint32_t)getpid())
+		nic_service_watch_pid(qp);
+	/* The first message sets the transport lanes up (tens of ms in UCX), so
+	 * the first real request does not pay for it. */
+	nic_qp_send_control(qp, &hello);
+	nic_resp_drain(qp);
+	nic_unlock(w);
+	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer_wire_id,
+		  qp->peer_pid, local ? "this host" : "another host");
+	return DOCA_SUCCESS;
+}
+
+/* Control messages: the header lives here until the transport is done with it. */
+struct control {
+	struct control *next;
+	uint8_t hdr[NIC_WIRE_MAX_HDR];
+};
+
+static void control_sent(void *arg, doca_error_t status)
+{
+	(void)status;
+	free(arg);
+}
+
+void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
+{
+	struct nic_msg out = *m;
+	struct control *c;
+	size_t len;
+
+	if (!qp->ep)
+		return;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return;
+	out.qp = qp->peer_wire_id;
+	out.token = qp->peer_token;
+	len = nic_wire_encode(&out, c->hdr);
+	if (xport_send(qp->ep, c->hdr, len, NULL, 0, control_sent, c) != DOCA_ERROR_IN_PROGRESS)
+		free(c);
+}
+
+static void close_transport(struct nic_qp *qp, bool force)
+{
+	nic_service_unwatch_pid(qp);
+	if (qp->ep) {
+		xport_ep_close(qp->ep, force);
+		qp->ep = NULL;
+	}
+}
+
+static bool referenced(const struct nic_qp *qp)
+{
+	return qp->outstanding > 0 || qp->inflight_head != NULL;
+}
+
+static void free_qp(struct nic_qp *qp)
+{
+	qp->worker->qps[qp->wire_id] = NULL;
+	free(qp);
+}
+
+void nic_qp_hold(struct nic_qp *qp)
+{
+	qp->outstanding++;
+}
+
+void nic_qp_release(struct nic_qp *qp)
+{
+	if (--qp->outstanding == 0 && qp->detached && !referenced(qp))
+		free_qp(qp);
+}
+
+void nic_qp_maybe_free(struct nic_qp *qp)
+{
+	if (qp->detached && !referenced(qp))
+		free_qp(qp);
+}
+
+static void leave_srq(struct nic_qp *qp)
+{
+	struct nic_qp **link;
+
+	if (!qp->waiting_recv)
+		return;
+	for (link = &qp->srq->waiters; *link && *link != qp; link = &(*link)->next_waiter)
+		;
+	if (*link)
+		*link = qp->next_waiter;
+	qp->waiting_recv = false;
+}
+
+void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, const char *why)
+{
+	if (qp->state == NIC_QP_ERROR) {
+		if (drop_transport)
+			close_transport(qp, true);
+		return;
+	}
+	SDOCA_WARN("connection QP %u to pid %u failed: %s", qp->wire_id, qp->peer_pid, why);
+	qp->state = NIC_QP_ERROR;
+	leave_srq(qp);
+	nic_resp_drop_held(qp);
+	/* A peer that answered keeps its transport until the QP is destroyed, so a
+	 * NAK still reaches it; a lost or hung one loses it now, which also
+	 * cancels what the transport still holds. */
+	if (drop_transport)
+		close_transport(qp, true);
+	nic_comp_flush(qp, status);
+	if (!qp->detached && qp->events && qp->events->fatal)
+		qp->events->fatal(qp->owner, status);
+}
+
+void nic_qp_peer_lost(struct nic_qp *qp, const char *how)
+{
+	char why[96];
+
+	if (qp->state == NIC_QP_CLOSED || qp->state == NIC_QP_ERROR) {
+		/* It said goodbye before it left: nothing failed. */
+		close_transport(qp, true);
+		return;
+	}
+	snprintf(why, sizeof(why), "peer lost: %s", how);
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, why);
+}
+
+void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
+{
+	struct nic_worker *w = qp->worker;
+	struct nic_msg bye = { .opcode = NIC_OP_DISCONNECT };
+
+	nic_lock(w);
+	qp->detached = true;
+	leave_srq(qp);
+	nic_resp_drop_held(qp);
+	if (qp->state == NIC_QP_RTS)
+		nic_qp_send_control(qp, &bye);
+	close_transport(qp, qp->state == NIC_QP_ERROR);
+	if (qp->state != NIC_QP_ERROR)
+		qp->state = NIC_QP_CLOSED;
+	nic_comp_flush(qp, status);
+	nic_qp_maybe_free(qp);
+	nic_unlock(w);
+}
+
+/* --- shared receive queue --- */
+
+void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capacity)
+{
+	memset(srq, 0, sizeof(*srq));
+	srq->worker = worker;
+	srq->capacity = capacity;
+}
+
+doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
+{
+	struct nic_worker *w = srq->worker;
+
+	nic_lock(w);
+	if (srq->count >= srq->capacity) {
+		nic_unlock(w);
+		SDOCA_FAIL(DOCA_ERROR_AGAIN,
+			   "receive queue full (%u receives posted); raise the receive queue size",
+			   srq->capacity);
+	}
+	wqe->op = NIC_WR_RECV;
+	wqe->next = NULL;
+	wqe->outstanding = 0;
+	wqe->status = DOCA_SUCCESS;
+	if (srq->tail)
+		srq->tail->next = wqe;
+	else
+		srq->head = wqe;
+	srq->tail = wqe;
+	srq->count++;
+	/* A request that waited for a receive (RNR) runs now. */
+	while (srq->head && srq->waiters) {
+		struct nic_qp *qp = srq->waiters;
+
+		srq->waiters = qp->next_waiter;
+		qp->waiting_recv = false;
+		nic_resp_drain(qp);
+	}
+	nic_unlock(w);
+	return DOCA_SUCCESS;
+}
+
+void nic_srq_flush(struct nic_srq *srq, doca_error_t status)
+{
+	struct nic_worker *w = srq->worker;
+
+	nic_lock(w);
+	while (srq->head) {
+		struct nic_wqe *wqe = srq->head;
+
+		srq->head = wqe->next;
+		srq->count--;
+		wqe->done(wqe, status);
+	}
+	srq->tail = NULL;
+	srq->waiters = NULL;
+	nic_unlock(w);
+}

@@ -1,0 +1,110 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The requester: a work request becomes one message with the connection's
+ * next sequence number; writes and sends carry their local buffers as the
+ * payload (gathered by the transport, no copy here). The request stays in
+ * the QP's in-flight list until the completer sees its answer.
+ */
+#include <string.h>
+
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(requester);
+
+static const uint8_t opcodes[] = {
+	[NIC_WR_SEND] = NIC_OP_SEND,           [NIC_WR_SEND_IMM] = NIC_OP_SEND_IMM,
+	[NIC_WR_WRITE] = NIC_OP_WRITE,         [NIC_WR_WRITE_IMM] = NIC_OP_WRITE_IMM,
+	[NIC_WR_READ] = NIC_OP_READ,           [NIC_WR_ATOMIC_FA] = NIC_OP_ATOMIC_FA,
+	[NIC_WR_ATOMIC_CS] = NIC_OP_ATOMIC_CS,
+};
+
+static bool carries_payload(enum nic_wr_op op)
+{
+	return op == NIC_WR_SEND || op == NIC_WR_SEND_IMM || op == NIC_WR_WRITE ||
+	       op == NIC_WR_WRITE_IMM;
+}
+
+static size_t encode_request(const struct nic_qp *qp, struct nic_wqe *wqe)
+{
+	struct nic_msg m = {
+		.opcode = opcodes[wqe->op],
+		.qp = qp->peer_wire_id,
+		.token = qp->peer_token,
+		.seq = wqe->seq,
+		.len = (uint32_t)wqe->length,
+		.key = wqe->rkey,
+		.raddr = wqe->raddr,
+		.operand1 = wqe->compare_or_add,
+		.operand2 = wqe->swap,
+	};
+
+	if (wqe->op == NIC_WR_ATOMIC_FA || wqe->op == NIC_WR_ATOMIC_CS)
+		m.len = sizeof(uint64_t);
+	memcpy(m.imm, wqe->imm, sizeof(m.imm));
+	return nic_wire_encode(&m, wqe->hdr);
+}
+
+static doca_error_t check_state(const struct nic_qp *qp)
+{
+	switch (qp->state) {
+	case NIC_QP_RTS:
+		return DOCA_SUCCESS;
+	case NIC_QP_INIT:
+		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
+			   "the connection is not connected yet (doca_rdma_connect)");
+	case NIC_QP_CLOSED:
+		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
+	default:
+		SDOCA_FAIL(DOCA_ERROR_CONNECTION_ABORTED, "the connection is in error");
+	}
+}
+
+doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
+{
+	struct nic_worker *w = qp->worker;
+	doca_error_t status;
+	size_t hdr_len;
+
+	nic_lock(w);
+	status = check_state(qp);
+	if (status != DOCA_SUCCESS) {
+		nic_unlock(w);
+		return status;
+	}
+	if (qp->num_inflight >= qp->attr.send_queue) {
+		nic_unlock(w);
+		SDOCA_DBG("send queue full (%u requests in flight)", qp->num_inflight);
+		return DOCA_ERROR_AGAIN;
+	}
+	wqe->qp = qp;
+	wqe->seq = qp->next_seq;
+	wqe->answered = false;
+	wqe->status = DOCA_SUCCESS;
+	wqe->outstanding = 1;
+	wqe->result_len = 0;
+	wqe->next = NULL;
+	hdr_len = encode_request(qp, wqe);
+	status = xport_send(qp->ep, wqe->hdr, hdr_len, wqe->sge,
+			    carries_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, wqe);
+	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS) {
+		nic_unlock(w);
+		SDOCA_FAIL(status, "the transport refused the request: %s",
+			   doca_error_get_name(status));
+	}
+	if (status == DOCA_SUCCESS)
+		wqe->outstanding = 0;
+	qp->next_seq++;
+	if (qp->num_inflight == 0)
+		qp->last_heard_ns = nic_now_ns(); /* the timeout counts from here */
+	if (qp->inflight_tail)
+		qp->inflight_tail->next = wqe;
+	else
+		qp->inflight_head = wqe;
+	qp->inflight_tail = wqe;
+	qp->num_inflight++;
+	nic_unlock(w);
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,547 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The responder: the target side of a QP. Each request goes through the
+ * checks a real RC responder makes, in rxe's order, each a small step:
+ *
+ *   check_opcode     the connection allows this kind of remote access
+ *   check_resources  send / send-imm / write-imm have a posted receive (else RNR)
+ *   check_length     a send fits the receive
+ *   check_rkey       key exists, range inside, permission, atomic alignment
+ *   execute          place / copy out / atomic, then acknowledge
+ *
+ * Requests execute strictly in sequence: one that waits for a receive, or
+ * whose payload is still landing, holds back the ones behind it. A failed
+ * check touches no target memory; it answers with a NAK and moves the
+ * connection to error, as on RC hardware.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_types.h>
+
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(responder);
+
+#define MAX_HELD 65536
+#define RNR_TIMER_NS 10000000u      /* one RNR retry period: 10 ms */
+#define RNR_NOTICE_NS 100000000u    /* "still waiting" to the requester every 100 ms */
+
+enum step_result {
+	STEP_NEXT,
+	STEP_WAIT_RECV,    /* no receive posted: hold the request (RNR) */
+	STEP_PLACING,      /* the payload lands asynchronously */
+	STEP_DONE,
+	STEP_ERR_ACCESS,   /* key, range, permission */
+	STEP_ERR_INVALID,  /* misaligned atomic, malformed request */
+	STEP_ERR_LENGTH,   /* longer than the posted receive */
+	STEP_ERR_INTERNAL, /* the transport could not place it */
+};
+
+/* One error class, one place: the NAK the requester gets, and what the
+ * responder's own receive (if one was taken) completes with. */
+static const struct {
+	uint32_t syndrome;
+	doca_error_t recv_status;
+	const char *what;
+} errors[] = {
+	[STEP_ERR_ACCESS] = { NIC_SYN_REMOTE_ACCESS, DOCA_SUCCESS, "remote access error" },
+	[STEP_ERR_INVALID] = { NIC_SYN_REMOTE_INVALID, DOCA_SUCCESS, "invalid request" },
+	[STEP_ERR_LENGTH] = { NIC_SYN_REMOTE_INVALID, DOCA_ERROR_TOO_BIG,
+			      "message longer than the posted receive" },
+	[STEP_ERR_INTERNAL] = { NIC_SYN_REMOTE_OPERATIONAL, DOCA_ERROR_IO_FAILED,
+				"payload could not be placed" },
+};
+
+/* A request being worked on. */
+struct resp {
+	struct nic_qp *qp;
+	const struct nic_msg *m;
+	struct xport_rx *rx;
+	struct sdoca_key_region region;
+	bool key_held;
+	struct nic_wqe *recv; /* the receive it consumes */
+};
+
+/* What a payload still landing (or a read response still leaving) needs. */
+struct landing {
+	struct nic_qp *qp;
+	struct sdoca_key key;
+	bool key_held;
+	struct nic_wqe *recv;
+	struct nic_msg m; /* the request */
+	struct xport_iov iov[NIC_MAX_SGE];
+	uint8_t hdr[NIC_WIRE_MAX_HDR];
+};
+
+static void answer(struct nic_qp *qp, uint8_t opcode, uint32_t seq)
+{
+	struct nic_msg a = { .opcode = opcode, .seq = seq };
+
+	nic_qp_send_control(qp, &a);
+}
+
+static uint32_t needed_access(uint8_t opcode)
+{
+	switch (opcode) {
+	case NIC_OP_WRITE:
+	case NIC_OP_WRITE_IMM:
+		return DOCA_ACCESS_FLAG_RDMA_WRITE;
+	case NIC_OP_READ:
+		return DOCA_ACCESS_FLAG_RDMA_READ;
+	case NIC_OP_ATOMIC_FA:
+	case NIC_OP_ATOMIC_CS:
+		return DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+static bool consumes_recv(uint8_t opcode)
+{
+	return opcode == NIC_OP_SEND || opcode == NIC_OP_SEND_IMM || opcode == NIC_OP_WRITE_IMM;
+}
+
+static enum step_result check_opcode(struct resp *r)
+{
+	uint32_t need = needed_access(r->m->opcode);
+
+	return (r->qp->attr.access & need) == need ? STEP_NEXT : STEP_ERR_ACCESS;
+}
+
+static enum step_result check_resources(struct resp *r)
+{
+	if (!consumes_recv(r->m->opcode))
+		return STEP_NEXT;
+	return r->qp->srq->head ? STEP_NEXT : STEP_WAIT_RECV;
+}
+
+static uint64_t recv_capacity(const struct nic_wqe *recv)
+{
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < recv->num_sge; i++)
+		total += recv->sge[i].len;
+	return total;
+}
+
+static enum step_result check_length(struct resp *r)
+{
+	uint8_t op = r->m->opcode;
+
+	if (op != NIC_OP_SEND && op != NIC_OP_SEND_IMM)
+		return STEP_NEXT;
+	return r->m->len <= recv_capacity(r->qp->srq->head) ? STEP_NEXT : STEP_ERR_LENGTH;
+}
+
+static enum step_result check_rkey(struct resp *r)
+{
+	const struct nic_msg *m = r->m;
+	uint64_t start, end;
+
+	if (!nic_op_has_rkey(m->opcode) || (m->len == 0 && needed_access(m->opcode) !=
+							       DOCA_ACCESS_FLAG_RDMA_ATOMIC))
+		return STEP_NEXT; /* zero-length RDMA needs no key, as on hardware */
+	if (sdoca_keys_acquire(&m->key, &r->region) != DOCA_SUCCESS)
+		return STEP_ERR_ACCESS;
+	r->key_held = true;
+	start = r->region.addr;
+	end = start + r->region.len;
+	if (r->region.kind != SDOCA_KEY_MMAP || m->raddr < start || m->raddr > end ||
+	    m->len > end - m->raddr)
+		return STEP_ERR_ACCESS;
+	if ((r->region.access & needed_access(m->opcode)) == 0)
+		return STEP_ERR_ACCESS;
+	if (needed_access(m->opcode) == DOCA_ACCESS_FLAG_RDMA_ATOMIC && (m->raddr % 8) != 0)
+		return STEP_ERR_INVALID;
+	return STEP_NEXT;
+}
+
+static struct nic_wqe *take_recv(struct nic_srq *srq)
+{
+	struct nic_wqe *recv = srq->head;
+
+	srq->head = recv->next;
+	if (!srq->head)
+		srq->tail = NULL;
+	srq->count--;
+	recv->next = NULL;
+	return recv;
+}
+
+static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct nic_msg *m,
+			doca_error_t status)
+{
+	static const enum nic_recv_kind kinds[] = {
+		[NIC_OP_SEND] = NIC_RECV_SEND,
+		[NIC_OP_SEND_IMM] = NIC_RECV_SEND_IMM,
+		[NIC_OP_WRITE_IMM] = NIC_RECV_WRITE_IMM,
+	};
+
+	recv->result_len = m->len;
+	recv->result_kind = kinds[m->opcode];
+	memcpy(recv->result_imm, m->imm, sizeof(recv->result_imm));
+	recv->result_qp = qp;
+	recv->done(recv, status);
+}
+
+/* The payload is in place: complete the receive, release the key, ACK. */
+static void landed(struct landing *l, doca_error_t status)
+{
+	struct nic_qp *qp = l->qp;
+
+	if (l->key_held)
+		sdoca_keys_release(&l->key);
+	if (l->recv)
+		finish_recv(qp, l->recv, &l->m, status == DOCA_SUCCESS ? DOCA_SUCCESS :
+								   DOCA_ERROR_IO_FAILED);
+	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
+		answer(qp, NIC_OP_ACK, l->m.seq);
+	else if (status != DOCA_SUCCESS)
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "a payload did not arrive");
+}
+
+static void landing_done(void *arg, doca_error_t status)
+{
+	struct landing *l = arg;
+	struct nic_qp *qp = l->qp;
+
+	landed(l, status);
+	free(l);
+	qp->placing = false;
+	nic_resp_drain(qp);
+	nic_qp_release(qp);
+}
+
+static struct landing *new_landing(struct resp *r)
+{
+	struct landing *l = malloc(sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->qp = r->qp;
+	l->key = r->m->key;
+	l->key_held = r->key_held;
+	l->recv = r->recv;
+	l->m = *r->m;
+	return l;
+}
+
+/* Places the payload into iov, synchronously (eager) or by rendezvous. */
+static enum step_result place(struct resp *r, const struct xport_iov *iov, uint32_t iovcnt)
+{
+	struct landing *l = new_landing(r);
+	doca_error_t status;
+
+	if (!l) {
+		xport_rx_release(r->qp->worker->xport, r->rx);
+		return STEP_ERR_INTERNAL;
+	}
+	memcpy(l->iov, iov, iovcnt * sizeof(*iov));
+	status = xport_rx_receive(r->qp->worker->xport, r->rx, l->iov, iovcnt, landing_done, l);
+	if (status == DOCA_ERROR_IN_PROGRESS) {
+		r->key_held = false; /* the landing owns the key and the receive now */
+		r->recv = NULL;
+		r->qp->placing = true;
+		nic_qp_hold(r->qp);
+		return STEP_PLACING;
+	}
+	r->key_held = false;
+	r->recv = NULL;
+	landed(l, status);
+	free(l);
+	return STEP_DONE;
+}
+
+/* Cuts the receive's buffers down to the message length. */
+static uint32_t recv_iov(const struct nic_wqe *recv, uint64_t len, struct xport_iov *iov)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < recv->num_sge && len > 0; i++) {
+		iov[n].base = recv->sge[i].base;
+		iov[n].len = recv->sge[i].len < len ? recv->sge[i].len : len;
+		len -= iov[n].len;
+		n++;
+	}
+	return n;
+}
+
+static void read_sent(void *arg, doca_error_t status)
+{
+	struct landing *l = arg;
+	struct nic_qp *qp = l->qp;
+
+	(void)status; /* a lost response shows at the requester */
+	sdoca_keys_release(&l->key);
+	free(l);
+	nic_qp_release(qp);
+}
+
+/* Sends the bytes straight from the target memory; the key stays held (so
+ * the mmap cannot go away) until the transport is done with them. */
+static enum step_result respond_read(struct resp *r)
+{
+	struct nic_msg resp = { .opcode = NIC_OP_READ_RESP, .seq = r->m->seq, .len = r->m->len };
+	struct landing *l = new_landing(r);
+	struct nic_qp *qp = r->qp;
+	size_t hdr_len;
+	doca_error_t status;
+
+	if (!l)
+		return STEP_ERR_INTERNAL;
+	resp.qp = qp->peer_wire_id;
+	resp.token = qp->peer_token;
+	hdr_len = nic_wire_encode(&resp, l->hdr);
+	l->iov[0].base = (void *)(uintptr_t)r->m->raddr;
+	l->iov[0].len = r->m->len;
+	l->key_held = r->key_held;
+	r->key_held = false;
+	status = xport_send(qp->ep, l->hdr, hdr_len, l->iov, r->m->len ? 1 : 0, read_sent, l);
+	if (status == DOCA_ERROR_IN_PROGRESS) {
+		nic_qp_hold(qp);
+		return STEP_DONE;
+	}
+	if (l->key_held)
+		sdoca_keys_release(&l->key);
+	free(l);
+	return status == DOCA_SUCCESS ? STEP_DONE : STEP_ERR_INTERNAL;
+}
+
+/* Real CPU atomics on the target's memory: atomic against its own threads
+ * and every other peer. */
+static enum step_result respond_atomic(struct resp *r)
+{
+	struct nic_msg resp = { .opcode = NIC_OP_ATOMIC_RESP, .seq = r->m->seq };
+	uint64_t *target = (uint64_t *)(uintptr_t)r->m->raddr;
+
+	if (r->m->opcode == NIC_OP_ATOMIC_FA) {
+		resp.value = __atomic_fetch_add(target, r->m->operand1, __ATOMIC_SEQ_CST);
+	} else {
+		uint64_t expected = r->m->operand1;
+
+		__atomic_compare_exchange_n(target, &expected, r->m->operand2, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		resp.value = expected; /* the original value either way */
+	}
+	sdoca_keys_release(&r->m->key);
+	r->key_held = false;
+	nic_qp_send_control(r->qp, &resp);
+	return STEP_DONE;
+}
+
+static enum step_result execute(struct resp *r)
+{
+	struct xport_iov iov[NIC_MAX_SGE];
+	const struct nic_msg *m = r->m;
+
+	if (consumes_recv(m->opcode))
+		r->recv = take_recv(r->qp->srq);
+	switch (m->opcode) {
+	case NIC_OP_WRITE:
+	case NIC_OP_WRITE_IMM:
+		iov[0].base = (void *)(uintptr_t)m->raddr;
+		iov[0].len = m->len;
+		return place(r, iov, m->len ? 1 : 0);
+	case NIC_OP_SEND:
+	case NIC_OP_SEND_IMM:
+		return place(r, iov, recv_iov(r->recv, m->len, iov));
+	case NIC_OP_READ:
+		return respond_read(r);
+	default:
+		return respond_atomic(r);
+	}
+}
+
+typedef enum step_result (*step_fn)(struct resp *r);
+
+static const struct {
+	const char *name;
+	step_fn fn;
+} steps[] = {
+	{ "check_opcode", check_opcode },   { "check_resources", check_resources },
+	{ "check_length", check_length },   { "check_rkey", check_rkey },
+	{ "execute", execute },
+};
+
+/* Drops the payload of a refused request without touching target memory. */
+static void refuse(struct resp *r, enum step_result error, const char *step)
+{
+	struct nic_qp *qp = r->qp;
+
+	SDOCA_WARN("QP %u: %s %u refused at %s: %s", qp->wire_id, nic_opcode_name(r->m->opcode),
+		   r->m->seq, step, errors[error].what);
+	if (r->key_held)
+		sdoca_keys_release(&r->m->key);
+	if (r->rx->desc)
+		xport_rx_release(qp->worker->xport, r->rx);
+	if (error == STEP_ERR_LENGTH) {
+		struct nic_wqe *recv = take_recv(qp->srq);
+
+		finish_recv(qp, recv, r->m, errors[error].recv_status);
+	} else if (r->recv) {
+		finish_recv(qp, r->recv, r->m, errors[error].recv_status);
+	}
+	struct nic_msg nak = { .opcode = NIC_OP_NAK, .seq = r->m->seq,
+			       .syndrome = errors[error].syndrome };
+
+	nic_qp_send_control(qp, &nak);
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
+}
+
+/* Runs the steps; the request's payload is consumed unless it must wait. */
+static enum step_result run(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct resp r = { .qp = qp, .m = m, .rx = rx };
+
+	for (size_t i = 0; i < SDOCA_ARRAY_SIZE(steps); i++) {
+		enum step_result res = steps[i].fn(&r);
+
+		if (res == STEP_NEXT)
+			continue;
+		if (res >= STEP_ERR_ACCESS) {
+			refuse(&r, res, steps[i].name);
+			return STEP_DONE;
+		}
+		return res;
+	}
+	return STEP_DONE;
+}
+
+static bool hold(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, bool front)
+{
+	struct nic_held *h;
+
+	if (qp->num_held >= MAX_HELD || !(h = malloc(sizeof(*h)))) {
+		xport_rx_release(qp->worker->xport, rx);
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "too many requests waiting");
+		return false;
+	}
+	h->msg = *m;
+	h->rx = *rx;
+	xport_rx_hold(&h->rx);
+	if (front) {
+		h->next = qp->held_head;
+		qp->held_head = h;
+		if (!qp->held_tail)
+			qp->held_tail = h;
+	} else {
+		h->next = NULL;
+		if (qp->held_tail)
+			qp->held_tail->next = h;
+		else
+			qp->held_head = h;
+		qp->held_tail = h;
+	}
+	qp->num_held++;
+	return true;
+}
+
+/* No receive: the request waits, the requester hears it is not lost. */
+static void wait_for_recv(struct nic_qp *qp, uint32_t seq)
+{
+	struct nic_qp **link;
+
+	if (!qp->waiting_recv) {
+		for (link = &qp->srq->waiters; *link; link = &(*link)->next_waiter)
+			;
+		*link = qp;
+		qp->next_waiter = NULL;
+		qp->waiting_recv = true;
+	}
+	if (qp->rnr_since_ns == 0) {
+		qp->rnr_since_ns = nic_now_ns();
+		qp->rnr_notice_ns = qp->rnr_since_ns;
+		answer(qp, NIC_OP_RNR_WAIT, seq);
+	}
+}
+
+bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED) {
+		xport_rx_release(qp->worker->xport, rx);
+		return false;
+	}
+	if (m->seq != qp->expected_seq) {
+		xport_rx_release(qp->worker->xport, rx);
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "request out of sequence");
+		return false;
+	}
+	qp->expected_seq++;
+	/* In order: behind held requests, a landing payload, or before connect. */
+	if (qp->state == NIC_QP_INIT || qp->held_head || qp->placing)
+		return hold(qp, m, rx, false);
+	if (run(qp, m, rx) != STEP_WAIT_RECV)
+		return false;
+	wait_for_recv(qp, m->seq);
+	return hold(qp, m, rx, false);
+}
+
+void nic_resp_drain(struct nic_qp *qp)
+{
+	while (qp->held_head && !qp->placing && qp->state == NIC_QP_RTS) {
+		struct nic_held *h = qp->held_head;
+
+		qp->held_head = h->next;
+		if (!qp->held_head)
+			qp->held_tail = NULL;
+		qp->num_held--;
+		if (run(qp, &h->msg, &h->rx) == STEP_WAIT_RECV) {
+			/* Still no receive: back to the front, in order. */
+			qp->held_head = h;
+			if (!qp->held_tail)
+				qp->held_tail = h;
+			qp->num_held++;
+			wait_for_recv(qp, h->msg.seq);
+			return;
+		}
+		free(h);
+		qp->rnr_since_ns = 0;
+	}
+}
+
+void nic_resp_drop_held(struct nic_qp *qp)
+{
+	while (qp->held_head) {
+		struct nic_held *h = qp->held_head;
+
+		qp->held_head = h->next;
+		xport_rx_release(qp->worker->xport, &h->rx);
+		free(h);
+	}
+	qp->held_tail = NULL;
+	qp->num_held = 0;
+}
+
+void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
+{
+	uint64_t limit, notice;
+
+	if (!qp->waiting_recv || !qp->held_head || qp->state != NIC_QP_RTS)
+		return;
+	if (qp->peer_rnr_retry != NIC_RNR_INFINITE) {
+		limit = qp->rnr_since_ns + (uint64_t)(qp->peer_rnr_retry + 1) * RNR_TIMER_NS;
+		if (now_ns >= limit) {
+			struct nic_msg nak = { .opcode = NIC_OP_NAK, .seq = qp->held_head->msg.seq,
+					       .syndrome = NIC_SYN_RNR_RETRY_EXCEEDED };
+
+			nic_qp_send_control(qp, &nak);
+			nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
+				    "no receive posted within the RNR retry count");
+			return;
+		}
+		if (limit < *next_ns)
+			*next_ns = limit;
+	}
+	notice = qp->rnr_notice_ns + RNR_NOTICE_NS;
+	if (now_ns >= notice) {
+		answer(qp, NIC_OP_RNR_WAIT, qp->held_head->msg.seq);
+		qp->rnr_notice_ns = now_ns;
+		notice = now_ns + RNR_NOTICE_NS;
+	}
+	if (notice < *next_ns)
+		*next_ns = notice;
+}

@@ -1,0 +1,308 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The service thread: a NIC needs no help from the target's CPU, so one
+ * thread per process progresses every worker whenever the application does
+ * not (it sits in getchar(), in a sync-event wait, in a long callback).
+ *
+ * It stays out of the way of a polling application: it only looks every
+ * millisecond whether the application still polls, and takes over (progress,
+ * then arm the worker's fd and sleep) once it does not, or at once when the
+ * application arms its PE's notification. An armed worker costs the sender a
+ * wake-up syscall per message, so it is armed only while the service thread
+ * sleeps. Idle, the thread sleeps in epoll with no timeout.
+ *
+ * It also watches peer processes on this host (pidfd), so a peer that dies
+ * is noticed in well under a millisecond, and runs request timeouts.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(service);
+
+#define EV_KICK 1
+#define EV_WORKER 2
+#define EV_PEER 3
+
+#define APP_CHECK_NS 1000000u /* how often to look whether the application still polls */
+
+struct entry {
+	struct nic_worker *worker;
+	bool busy; /* the thread is working on it right now */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t not_busy;
+	pthread_t thread;
+	bool running;
+	bool stopping;
+	int epoll_fd;
+	int kick_fd;
+	_Atomic bool peer_event;
+	struct entry *entries;
+	size_t count;
+	size_t cap;
+} svc = { .lock = PTHREAD_MUTEX_INITIALIZER, .not_busy = PTHREAD_COND_INITIALIZER,
+	  .epoll_fd = -1, .kick_fd = -1 };
+
+void nic_service_kick(void)
+{
+	uint64_t one = 1;
+
+	if (svc.kick_fd >= 0 && write(svc.kick_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		SDOCA_WARN("service thread wake-up failed: %s", strerror(errno));
+}
+
+/* Watches for peers that died: any pidfd firing makes the thread check the
+ * QPs of every worker (rare, and no pointer sits in epoll to go stale). */
+static void check_peers(struct nic_worker *w)
+{
+	for (uint32_t i = 0; i < w->num_qp_slots; i++) {
+		struct nic_qp *qp = w->qps[i];
+		struct pollfd p;
+
+		if (!qp || qp->pidfd < 0)
+			continue;
+		p = (struct pollfd){ .fd = qp->pidfd, .events = POLLIN };
+		if (poll(&p, 1, 0) == 1)
+			nic_qp_peer_lost(qp, "its process exited");
+	}
+}
+
+/* Takes the worker over from an idle application; returns its next deadline. */
+static uint64_t serve(struct nic_worker *w, bool peers)
+{
+	uint64_t next;
+
+	nic_lock(w);
+	if (peers)
+		check_peers(w);
+	do {
+		while (xport_worker_progress(w->xport))
+			;
+		next = nic_worker_timers(w, nic_now_ns());
+	} while (!xport_worker_arm(w->xport));
+	nic_unlock(w);
+	return next;
+}
+
+/* The application polls: only timers and dead peers are the thread's job. */
+static uint64_t watch(struct nic_worker *w, bool peers)
+{
+	uint64_t next = nic_now_ns() + APP_CHECK_NS;
+
+	if (pthread_mutex_trylock(&w->lock) != 0)
+		return next;
+	if (peers)
+		check_peers(w);
+	uint64_t timers = nic_worker_timers(w, nic_now_ns());
+
+	nic_unlock(w);
+	return timers < next ? timers : next;
+}
+
+static int timeout_ms(uint64_t deadline)
+{
+	uint64_t now = nic_now_ns();
+
+	if (deadline == UINT64_MAX)
+		return -1;
+	if (deadline <= now)
+		return 0;
+	return (int)((deadline - now + 999999) / 1000000);
+}
+
+static void *service_main(void *arg)
+{
+	struct epoll_event events[16];
+	struct nic_worker **batch = NULL;
+	size_t batch_cap = 0;
+
+	(void)arg;
+	for (;;) {
+		uint64_t deadline = UINT64_MAX;
+		bool peers = atomic_exchange(&svc.peer_event, false);
+		size_t n;
+
+		pthread_mutex_lock(&svc.lock);
+		if (svc.stopping) {
+			pthread_mutex_unlock(&svc.lock);
+			break;
+		}
+		if (batch_cap < svc.count) {
+			free(batch);
+			batch_cap = svc.cap;
+			batch = malloc(batch_cap * sizeof(*batch));
+		}
+		for (n = 0; n < svc.count && batch; n++) {
+			svc.entries[n].busy = true;
+			batch[n] = svc.entries[n].worker;
+		}
+		pthread_mutex_unlock(&svc.lock);
+
+		for (size_t i = 0; i < n; i++) {
+			struct nic_worker *w = batch[i];
+			uint64_t polls = atomic_load(&w->app_polls), next;
+			bool polling = polls != w->polls_seen && !atomic_load(&w->app_sleeping);
+
+			w->polls_seen = polls;
+			next = polling ? watch(w, peers) : serve(w, peers);
+			if (next < deadline)
+				deadline = next;
+		}
+
+		pthread_mutex_lock(&svc.lock);
+		for (size_t i = 0; i < svc.count; i++)
+			svc.entries[i].busy = false;
+		pthread_cond_broadcast(&svc.not_busy);
+		pthread_mutex_unlock(&svc.lock);
+
+		int got = epoll_wait(svc.epoll_fd, events, 16, timeout_ms(deadline));
+
+		for (int i = 0; i < got; i++) {
+			uint64_t count;
+
+			if (events[i].data.u64 == EV_KICK && read(svc.kick_fd, &count, sizeof(count)) < 0)
+				continue;
+			if (events[i].data.u64 == EV_PEER)
+				atomic_store(&svc.peer_event, true);
+		}
+	}
+	free(batch);
+	return NULL;
+}
+
+static doca_error_t start_thread(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = EV_KICK };
+	sigset_t all, old;
+	int err;
+
+	svc.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	svc.kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (svc.epoll_fd < 0 || svc.kick_fd < 0 ||
+	    epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, svc.kick_fd, &ev) != 0)
+		goto fail;
+	/* Signals are the application's: they must not land on this thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	svc.stopping = false;
+	err = pthread_create(&svc.thread, NULL, service_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0)
+		goto fail;
+	svc.running = true;
+	return DOCA_SUCCESS;
+fail:
+	SDOCA_ERR("cannot start the soft-NIC service thread: %s", strerror(errno));
+	if (svc.kick_fd >= 0)
+		close(svc.kick_fd);
+	if (svc.epoll_fd >= 0)
+		close(svc.epoll_fd);
+	svc.kick_fd = svc.epoll_fd = -1;
+	return DOCA_ERROR_OPERATING_SYSTEM;
+}
+
+doca_error_t nic_service_add(struct nic_worker *worker)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = EV_WORKER };
+	doca_error_t status = DOCA_SUCCESS;
+
+	pthread_mutex_lock(&svc.lock);
+	if (svc.count == svc.cap) {
+		size_t cap = svc.cap ? svc.cap * 2 : 4;
+		struct entry *grown = realloc(svc.entries, cap * sizeof(*grown));
+
+		if (!grown) {
+			pthread_mutex_unlock(&svc.lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		svc.entries = grown;
+		svc.cap = cap;
+	}
+	if (!svc.running)
+		status = start_thread();
+	if (status == DOCA_SUCCESS &&
+	    epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, xport_worker_fd(worker->xport), &ev) != 0) {
+		SDOCA_ERR("cannot watch the transport worker: %s", strerror(errno));
+		status = DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	if (status == DOCA_SUCCESS)
+		svc.entries[svc.count++] = (struct entry){ .worker = worker };
+	pthread_mutex_unlock(&svc.lock);
+	nic_service_kick();
+	return status;
+}
+
+void nic_service_remove(struct nic_worker *worker)
+{
+	bool last;
+
+	pthread_mutex_lock(&svc.lock);
+	for (;;) {
+		size_t i;
+
+		for (i = 0; i < svc.count && svc.entries[i].worker != worker; i++)
+			;
+		if (i == svc.count)
+			break;
+		if (!svc.entries[i].busy) {
+			svc.entries[i] = svc.entries[--svc.count];
+			break;
+		}
+		pthread_cond_wait(&svc.not_busy, &svc.lock);
+	}
+	epoll_ctl(svc.epoll_fd, EPOLL_CTL_DEL, xport_worker_fd(worker->xport), NULL);
+	last = svc.count == 0 && svc.running;
+	if (last)
+		svc.stopping = true;
+	pthread_mutex_unlock(&svc.lock);
+	if (!last)
+		return;
+	/* No worker left: the thread ends, so an unloaded library runs no code. */
+	nic_service_kick();
+	pthread_join(svc.thread, NULL);
+	pthread_mutex_lock(&svc.lock);
+	svc.running = false;
+	close(svc.kick_fd);
+	close(svc.epoll_fd);
+	svc.kick_fd = svc.epoll_fd = -1;
+	pthread_mutex_unlock(&svc.lock);
+}
+
+void nic_service_watch_pid(struct nic_qp *qp)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = EV_PEER };
+	int fd = (int)syscall(SYS_pidfd_open, (pid_t)qp->peer_pid, 0);
+
+	if (fd < 0) {
+		SDOCA_DBG("cannot watch peer process %u: %s", qp->peer_pid, strerror(errno));
+		return;
+	}
+	if (epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		close(fd);
+		return;
+	}
+	qp->pidfd = fd;
+}
+
+void nic_service_unwatch_pid(struct nic_qp *qp)
+{
+	if (qp->pidfd < 0)
+		return;
+	epoll_ctl(svc.epoll_fd, EPOLL_CTL_DEL, qp->pidfd, NULL);
+	close(qp->pidfd);
+	qp->pidfd = -1;
+}

@@ -1,0 +1,150 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Encoding and validating decoding of soft-NIC message headers (wire.h).
+ */
+#include <string.h>
+
+#include "core/bytes.h"
+#include "core/sdk_log.h"
+#include "nic/wire.h"
+
+SDOCA_LOG_MODULE(wire);
+
+#define COMMON 24
+#define RDMA_EXT (COMMON + SDOCA_KEY_WIRE_SIZE + 8) /* key + remote address */
+
+/* Where the opcode-specific fields sit, and the header size. */
+struct layout {
+	const char *name;
+	uint8_t size;
+	uint8_t imm_at;      /* 0: none */
+	uint8_t operands;    /* atomic operands after the RDMA extension */
+	uint8_t payload;     /* 1: the length field is the payload length */
+};
+
+static const struct layout layouts[] = {
+	[NIC_OP_WRITE] = { "WRITE", RDMA_EXT, 0, 0, 1 },
+	[NIC_OP_WRITE_IMM] = { "WRITE_IMM", RDMA_EXT + 8, RDMA_EXT, 0, 1 },
+	[NIC_OP_SEND] = { "SEND", COMMON, 0, 0, 1 },
+	[NIC_OP_SEND_IMM] = { "SEND_IMM", COMMON + 8, COMMON, 0, 1 },
+	[NIC_OP_READ] = { "READ", RDMA_EXT, 0, 0, 0 },
+	[NIC_OP_ATOMIC_FA] = { "ATOMIC_FA", RDMA_EXT + 8, 0, 1, 0 },
+	[NIC_OP_ATOMIC_CS] = { "ATOMIC_CS", RDMA_EXT + 16, 0, 2, 0 },
+	[NIC_OP_ACK] = { "ACK", COMMON, 0, 0, 0 },
+	[NIC_OP_NAK] = { "NAK", COMMON + 8, 0, 0, 0 },
+	[NIC_OP_READ_RESP] = { "READ_RESP", COMMON, 0, 0, 1 },
+	[NIC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", COMMON + 8, 0, 0, 0 },
+	[NIC_OP_RNR_WAIT] = { "RNR_WAIT", COMMON, 0, 0, 0 },
+	[NIC_OP_HELLO] = { "HELLO", COMMON, 0, 0, 0 },
+	[NIC_OP_DISCONNECT] = { "DISCONNECT", COMMON, 0, 0, 0 },
+};
+
+_Static_assert(RDMA_EXT + 16 <= NIC_WIRE_MAX_HDR, "largest header must fit NIC_WIRE_MAX_HDR");
+
+static const struct layout *layout_of(uint8_t opcode)
+{
+	if (opcode >= SDOCA_ARRAY_SIZE(layouts) || layouts[opcode].size == 0)
+		return NULL;
+	return &layouts[opcode];
+}
+
+size_t nic_wire_header_size(uint8_t opcode)
+{
+	const struct layout *l = layout_of(opcode);
+
+	return l ? l->size : 0;
+}
+
+const char *nic_opcode_name(uint8_t opcode)
+{
+	const struct layout *l = layout_of(opcode);
+
+	return l ? l->name : "UNKNOWN";
+}
+
+size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
+{
+	const struct layout *l = layout_of(m->opcode);
+
+	memset(out, 0, l->size);
+	out[0] = NIC_WIRE_VERSION;
+	out[1] = m->opcode;
+	sdoca_put_le32(out + 4, m->qp);
+	sdoca_put_le32(out + 8, m->seq);
+	sdoca_put_le32(out + 12, m->len);
+	sdoca_put_le64(out + 16, m->token);
+	if (nic_op_has_rkey(m->opcode)) {
+		sdoca_key_encode(&m->key, out + COMMON);
+		sdoca_put_le64(out + COMMON + SDOCA_KEY_WIRE_SIZE, m->raddr);
+	}
+	if (l->imm_at)
+		memcpy(out + l->imm_at, m->imm, sizeof(m->imm));
+	if (l->operands >= 1)
+		sdoca_put_le64(out + RDMA_EXT, m->operand1);
+	if (l->operands == 2)
+		sdoca_put_le64(out + RDMA_EXT + 8, m->operand2);
+	if (m->opcode == NIC_OP_NAK)
+		sdoca_put_le32(out + COMMON, m->syndrome);
+	if (m->opcode == NIC_OP_ATOMIC_RESP)
+		sdoca_put_le64(out + COMMON, m->value);
+	return l->size;
+}
+
+doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len,
+			     struct nic_msg *m)
+{
+	const uint8_t *p = hdr;
+	const struct layout *l;
+
+	if (!hdr || hdr_len < COMMON)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)", hdr_len);
+	if (p[0] != NIC_WIRE_VERSION)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message of protocol version %u (expected %u)",
+			   p[0], NIC_WIRE_VERSION);
+	l = layout_of(p[1]);
+	if (!l)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
+	if (hdr_len != l->size)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %u)", l->name,
+			   hdr_len, l->size);
+	if (sdoca_get_le16(p + 2) != 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
+			   sdoca_get_le16(p + 2));
+	memset(m, 0, sizeof(*m));
+	m->opcode = p[1];
+	m->qp = sdoca_get_le32(p + 4);
+	m->seq = sdoca_get_le32(p + 8);
+	m->len = sdoca_get_le32(p + 12);
+	m->token = sdoca_get_le64(p + 16);
+	if (m->len > NIC_MAX_MESSAGE)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s of %u bytes exceeds the 2 GiB limit",
+			   l->name, m->len);
+	if (l->payload ? payload_len != m->len : payload_len != 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "%s declares %u bytes but carries a payload of %zu", l->name, m->len,
+			   payload_len);
+	if ((m->opcode == NIC_OP_ATOMIC_FA || m->opcode == NIC_OP_ATOMIC_CS) && m->len != 8)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes (atomics are 8 bytes)", l->name,
+			   m->len);
+	if (nic_op_has_rkey(m->opcode)) {
+		sdoca_key_decode(p + COMMON, &m->key);
+		m->raddr = sdoca_get_le64(p + COMMON + SDOCA_KEY_WIRE_SIZE);
+	}
+	if (l->imm_at)
+		memcpy(m->imm, p + l->imm_at, sizeof(m->imm));
+	if (l->operands >= 1)
+		m->operand1 = sdoca_get_le64(p + RDMA_EXT);
+	if (l->operands == 2)
+		m->operand2 = sdoca_get_le64(p + RDMA_EXT + 8);
+	if (m->opcode == NIC_OP_NAK) {
+		m->syndrome = sdoca_get_le32(p + COMMON);
+		if (m->syndrome < NIC_SYN_REMOTE_ACCESS || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "NAK with unknown syndrome %u",
+				   m->syndrome);
+	}
+	if (m->opcode == NIC_OP_ATOMIC_RESP)
+		m->value = sdoca_get_le64(p + COMMON);
+	return DOCA_SUCCESS;
+}

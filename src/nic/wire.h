@@ -1,0 +1,104 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The soft NIC's messages: one small header per message, little-endian,
+ * followed by a payload for writes, sends and read responses.
+ *
+ * Common part (24 bytes):
+ *   0 u8  version       4 u32 destination QP (the receiver's wire id)
+ *   1 u8  opcode        8 u32 sequence (a request's, or the one a reply answers)
+ *   2 u16 flags (0)    12 u32 length (payload, or bytes asked for by a read)
+ *                      16 u64 token (the receiver's, from its connection blob)
+ * then, by opcode: remote key (16) + remote address (8) for RDMA requests;
+ * immediate (4 + 4 pad); atomic operands (8 or 16); NAK syndrome (4 + 4 pad);
+ * atomic original value (8). Every header size is fixed per opcode and the
+ * largest is 64 bytes, so small operations stay in UCX's shortest path.
+ *
+ * Headers come from other processes and hosts: nic_wire_decode() checks
+ * version, opcode, exact size, flags, lengths and syndromes before any field
+ * is used. docs/wire.md has the tables.
+ */
+#ifndef SDOCA_NIC_WIRE_H_
+#define SDOCA_NIC_WIRE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "nic/keys.h"
+
+#define NIC_WIRE_VERSION 1
+#define NIC_WIRE_MAX_HDR 64
+#define NIC_MAX_MESSAGE (1u << 31) /* 2 GiB, DOCA's cap */
+
+enum nic_opcode {
+	/* requests */
+	NIC_OP_WRITE = 1,
+	NIC_OP_WRITE_IMM = 2,
+	NIC_OP_SEND = 3,
+	NIC_OP_SEND_IMM = 4,
+	NIC_OP_READ = 5,
+	NIC_OP_ATOMIC_FA = 6,
+	NIC_OP_ATOMIC_CS = 7,
+	/* replies */
+	NIC_OP_ACK = 16,
+	NIC_OP_NAK = 17,
+	NIC_OP_READ_RESP = 18,
+	NIC_OP_ATOMIC_RESP = 19,
+	NIC_OP_RNR_WAIT = 20, /* the request waits for a receive; the responder is alive */
+	/* connection */
+	NIC_OP_HELLO = 32,      /* first message on a connection: sets the transport up */
+	NIC_OP_DISCONNECT = 33, /* the peer closed its end on purpose */
+};
+
+/* Why a responder refused a request (and what the requester reports). */
+enum nic_syndrome {
+	NIC_SYN_REMOTE_ACCESS = 1,      /* key, range, permission or alignment */
+	NIC_SYN_REMOTE_INVALID = 2,     /* longer than the receive, bad request */
+	NIC_SYN_RNR_RETRY_EXCEEDED = 3, /* no receive posted within the RNR retries */
+	NIC_SYN_REMOTE_OPERATIONAL = 4, /* the responder could not execute it */
+};
+
+/* A decoded header; which fields mean something depends on the opcode. */
+struct nic_msg {
+	uint8_t opcode;
+	uint32_t qp;
+	uint32_t seq;
+	uint32_t len;
+	uint64_t token;
+	struct sdoca_key key;
+	uint64_t raddr;
+	uint8_t imm[4]; /* a doca_be32_t, carried as bytes */
+	uint64_t operand1; /* fetch-add: add; compare-swap: compare */
+	uint64_t operand2; /* compare-swap: swap */
+	uint32_t syndrome;
+	uint64_t value; /* atomic response: the original value */
+};
+
+static inline int nic_op_is_request(uint8_t op)
+{
+	return op >= NIC_OP_WRITE && op <= NIC_OP_ATOMIC_CS;
+}
+
+static inline int nic_op_has_rkey(uint8_t op)
+{
+	return op == NIC_OP_WRITE || op == NIC_OP_WRITE_IMM || op == NIC_OP_READ ||
+	       op == NIC_OP_ATOMIC_FA || op == NIC_OP_ATOMIC_CS;
+}
+
+/* Encodes m into out; returns the header size. */
+size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR]);
+
+/* Decodes and validates a header and the size of the payload that came with it.
+ * INVALID_VALUE (with a log line) for anything malformed. */
+doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len,
+			     struct nic_msg *m);
+
+/* Header size of an opcode, 0 if unknown. */
+size_t nic_wire_header_size(uint8_t opcode);
+
+const char *nic_opcode_name(uint8_t opcode);
+
+#endif /* SDOCA_NIC_WIRE_H_ */

@@ -1,0 +1,241 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Workers: one transport worker per (progress engine, device), shared by
+ * every QP of the contexts on that PE. Creating a UCX worker costs several
+ * milliseconds and file descriptors, so QPs never get their own.
+ *
+ * Arriving messages are decoded here and handed to the responder (requests)
+ * or the completer (answers) of their QP.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/bytes.h"
+#include "core/dev.h"
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(worker);
+
+/* The application's progress call does at most this many transport polls. */
+#define APP_POLL_BURST 8
+
+static struct {
+	pthread_mutex_t lock;
+	struct nic_worker *list;
+} workers = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+uint64_t nic_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token)
+{
+	struct nic_qp *qp;
+
+	if (wire_id >= worker->num_qp_slots)
+		return NULL;
+	qp = worker->qps[wire_id];
+	return qp && qp->token == token ? qp : NULL;
+}
+
+/* A header that does not decode still names a QP at fixed offsets; if that
+ * QP is real, the connection goes to error rather than on with a bad peer. */
+static void malformed(struct nic_worker *w, const uint8_t *hdr, size_t hdr_len)
+{
+	struct nic_qp *qp;
+
+	if (hdr_len < 24)
+		return;
+	qp = nic_worker_find_qp(w, sdoca_get_le32(hdr + 4), sdoca_get_le64(hdr + 16));
+	if (qp)
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "malformed message from the peer");
+}
+
+static void disconnected(struct nic_qp *qp)
+{
+	if (qp->state != NIC_QP_RTS && qp->state != NIC_QP_INIT)
+		return;
+	SDOCA_DBG("QP %u: the peer disconnected", qp->wire_id);
+	qp->state = NIC_QP_CLOSED;
+	if (qp->num_inflight > 0)
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
+			    "the peer disconnected with requests in flight");
+}
+
+/* Transport receive callback; the worker lock is held. */
+static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_rx *rx)
+{
+	struct nic_worker *w = arg;
+	struct nic_msg m;
+	struct nic_qp *qp;
+
+	if (nic_wire_decode(hdr, hdr_len, rx->len, &m) != DOCA_SUCCESS) {
+		malformed(w, hdr, hdr_len);
+		xport_rx_release(w->xport, rx);
+		return false;
+	}
+	qp = nic_worker_find_qp(w, m.qp, m.token);
+	if (!qp || qp->detached) {
+		/* A stale or forged message: nobody here expects it. */
+		SDOCA_DBG("dropping %s for unknown QP %u", nic_opcode_name(m.opcode), m.qp);
+		xport_rx_release(w->xport, rx);
+		return false;
+	}
+	qp->last_heard_ns = nic_now_ns();
+	if (nic_op_is_request(m.opcode))
+		return nic_resp_request(qp, &m, rx);
+	if (m.opcode == NIC_OP_DISCONNECT)
+		disconnected(qp);
+	else if (m.opcode != NIC_OP_HELLO)
+		return nic_comp_reply(qp, &m, rx);
+	return false;
+}
+
+doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker)
+{
+	struct nic_worker *w;
+	enum xport_mode mode;
+	doca_error_t status;
+
+	status = xport_mode_from_env(&mode);
+	if (status != DOCA_SUCCESS)
+		return status;
+	pthread_mutex_lock(&workers.lock);
+	for (w = workers.list; w; w = w->next)
+		if (w->pe == pe && w->dev == dev)
+			break;
+	if (w) {
+		w->refs++;
+		pthread_mutex_unlock(&workers.lock);
+		*worker = w;
+		return DOCA_SUCCESS;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		pthread_mutex_unlock(&workers.lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_mutex_init(&w->lock, NULL);
+	w->pe = pe;
+	w->dev = dev;
+	w->refs = 1;
+	status = xport_worker_create(dev->info.iface_name, mode, on_message, w, &w->xport);
+	if (status == DOCA_SUCCESS) {
+		status = nic_service_add(w);
+		if (status != DOCA_SUCCESS)
+			xport_worker_destroy(w->xport);
+	}
+	if (status != DOCA_SUCCESS) {
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		pthread_mutex_unlock(&workers.lock);
+		return status;
+	}
+	sdoca_dev_get(dev);
+	w->next = workers.list;
+	workers.list = w;
+	pthread_mutex_unlock(&workers.lock);
+	SDOCA_DBG("transport worker for %s ready", dev->info.ibdev_name);
+	*worker = w;
+	return DOCA_SUCCESS;
+}
+
+static bool has_qps(const struct nic_worker *w)
+{
+	for (uint32_t i = 0; i < w->num_qp_slots; i++)
+		if (w->qps[i])
+			return true;
+	return false;
+}
+
+/* Gives detached QPs a bounded time to be let go of by the transport. */
+static void drain_qps(struct nic_worker *w)
+{
+	uint64_t give_up = nic_now_ns() + 2000000000u;
+
+	nic_lock(w);
+	while (has_qps(w) && nic_now_ns() < give_up) {
+		xport_worker_progress(w->xport);
+		nic_unlock(w);
+		sched_yield();
+		nic_lock(w);
+	}
+	if (has_qps(w))
+		SDOCA_WARN("transport still held connections after 2 s; closing it anyway");
+	nic_unlock(w);
+}
+
+void nic_worker_put(struct nic_worker *worker)
+{
+	struct nic_worker **link;
+
+	pthread_mutex_lock(&workers.lock);
+	if (--worker->refs > 0) {
+		pthread_mutex_unlock(&workers.lock);
+		return;
+	}
+	for (link = &workers.list; *link != worker; link = &(*link)->next)
+		;
+	*link = worker->next;
+	pthread_mutex_unlock(&workers.lock);
+
+	drain_qps(worker);
+	nic_service_remove(worker);
+	xport_worker_destroy(worker->xport);
+	sdoca_dev_put(worker->dev);
+	free(worker->qps);
+	pthread_mutex_destroy(&worker->lock);
+	free(worker);
+}
+
+bool nic_worker_progress(struct nic_worker *worker)
+{
+	unsigned int events = 0;
+
+	atomic_fetch_add_explicit(&worker->app_polls, 1, memory_order_relaxed);
+	if (atomic_load_explicit(&worker->app_sleeping, memory_order_relaxed))
+		atomic_store(&worker->app_sleeping, false);
+	/* The service thread is progressing: its work reaches the PE anyway. */
+	if (pthread_mutex_trylock(&worker->lock) != 0)
+		return false;
+	for (int i = 0; i < APP_POLL_BURST; i++) {
+		unsigned int n = xport_worker_progress(worker->xport);
+
+		if (n == 0)
+			break;
+		events += n;
+	}
+	nic_unlock(worker);
+	return events > 0;
+}
+
+void nic_worker_app_sleeps(struct nic_worker *worker)
+{
+	atomic_store(&worker->app_sleeping, true);
+	nic_service_kick();
+}
+
+uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (uint32_t i = 0; i < worker->num_qp_slots; i++) {
+		struct nic_qp *qp = worker->qps[i];
+
+		if (!qp || qp->detached)
+			continue;
+		nic_comp_timers(qp, now_ns, &next);
+		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
+			nic_resp_timers(qp, now_ns, &next);
+	}
+	return next;
+}

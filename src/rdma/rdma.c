@@ -1,0 +1,431 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The doca_rdma context: properties, capabilities and its life cycle.
+ *
+ * DOCA 3.x: doca_ctx_start() returns SUCCESS, the context is STARTING and
+ * becomes RUNNING at the next doca_pe_progress(); connections are made while
+ * RUNNING (or STARTING). DOCA 2.5: start returns IN_PROGRESS and the
+ * context becomes RUNNING once its one connection is connected.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dev.h"
+#include "core/sdk_log.h"
+#include "rdma/rdma.h"
+
+SDOCA_LOG_MODULE(rdma);
+
+static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+	doca_error_t status;
+
+	status = nic_worker_get(ctx->pe, ctx->dev, &rdma->worker);
+	if (status != DOCA_SUCCESS)
+		return status;
+	nic_srq_init(&rdma->srq, rdma->worker, rdma->recv_queue_size);
+	rdma->conns = calloc(rdma->max_num_connections, sizeof(*rdma->conns));
+	if (!rdma->conns) {
+		nic_worker_put(rdma->worker);
+		rdma->worker = NULL;
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	rdma->num_conns = 0;
+	*how = ctx->api_version >= 300 ? SDOCA_START_DEFERRED : SDOCA_START_PENDING;
+	return DOCA_SUCCESS;
+}
+
+/* Flush: every task in flight completes with this status. */
+#define RDMA_FLUSH_STATUS DOCA_ERROR_CONNECTION_ABORTED
+
+static void rdma_stop(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+
+	if (!rdma->worker)
+		return;
+	rdma_connections_stop(rdma);
+	nic_srq_flush(&rdma->srq, RDMA_FLUSH_STATUS);
+}
+
+static void rdma_stopped(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+
+	if (!rdma->worker)
+		return;
+	rdma_connections_free(rdma);
+	nic_worker_put(rdma->worker);
+	rdma->worker = NULL;
+}
+
+static bool rdma_progress(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+
+	return rdma->worker && nic_worker_progress(rdma->worker);
+}
+
+static void rdma_request_notification(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+
+	if (rdma->worker)
+		nic_worker_app_sleeps(rdma->worker);
+}
+
+static const struct sdoca_ctx_ops rdma_ops = {
+	.name = "rdma",
+	.start = rdma_start,
+	.stop = rdma_stop,
+	.stopped = rdma_stopped,
+	.progress = rdma_progress,
+	.request_notification = rdma_request_notification,
+};
+
+static uint32_t default_timeout_ms(void)
+{
+	const char *env = getenv("SOFTDOCA_TIMEOUT_MS");
+	long v = env ? strtol(env, NULL, 10) : 0;
+
+	return v >= 10 && v <= 3600000 ? (uint32_t)v : RDMA_DEFAULT_TIMEOUT_MS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
+{
+	struct doca_rdma *r;
+
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(rdma);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return DOCA_ERROR_NO_MEMORY;
+	sdoca_ctx_init(&r->ctx, &rdma_ops, dev);
+	r->permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
+	r->send_queue_size = RDMA_DEFAULT_QUEUE_SIZE;
+	r->recv_queue_size = RDMA_DEFAULT_QUEUE_SIZE;
+	r->max_send_buf_list_len = RDMA_MAX_BUF_LIST_LEN;
+	r->recv_buf_list_len = RDMA_MAX_BUF_LIST_LEN;
+	r->transport_type = DOCA_RDMA_TRANSPORT_TYPE_RC;
+	r->mtu = DOCA_MTU_SIZE_4K_BYTES;
+	r->max_num_connections = 1;
+	r->rnr_retry_count = NIC_RNR_INFINITE;
+	r->timeout_ms = default_timeout_ms();
+	*rdma = r;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
+{
+	doca_error_t status;
+
+	SDOCA_CHECK_ARG(rdma);
+	status = sdoca_ctx_fini(&rdma->ctx);
+	if (status != DOCA_SUCCESS)
+		return status;
+	free(rdma);
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma)
+{
+	return rdma ? &rdma->ctx : NULL;
+}
+
+/* Properties change only while the context is IDLE. */
+#define CHECK_IDLE(rdma)                                                                           \
+	do {                                                                                       \
+		SDOCA_CHECK_ARG(rdma);                                                             \
+		if ((rdma)->ctx.state != DOCA_CTX_STATE_IDLE)                                      \
+			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__); \
+	} while (0)
+
+#define RDMA_GETTER(rdma, out, field)                                                              \
+	do {                                                                                       \
+		SDOCA_CHECK_ARG(rdma);                                                             \
+		SDOCA_CHECK_ARG(out);                                                              \
+		*(out) = (rdma)->field;                                                            \
+		return DOCA_SUCCESS;                                                               \
+	} while (0)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma,
+							     uint32_t send_queue_size)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(send_queue_size > 0 && send_queue_size <= RDMA_MAX_QUEUE_SIZE);
+	rdma->send_queue_size = send_queue_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *rdma,
+							     uint32_t recv_queue_size)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(recv_queue_size > 0 && recv_queue_size <= RDMA_MAX_QUEUE_SIZE);
+	rdma->recv_queue_size = recv_queue_size;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_rdma *rdma,
+								   uint32_t max_send_buf_list_len)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(max_send_buf_list_len > 0 &&
+			max_send_buf_list_len <= RDMA_MAX_BUF_LIST_LEN);
+	rdma->max_send_buf_list_len = max_send_buf_list_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rdma,
+							    enum doca_rdma_transport_type type)
+{
+	CHECK_IDLE(rdma);
+	if (type == DOCA_RDMA_TRANSPORT_TYPE_DC)
+		SDOCA_NOT_SUPPORTED("the soft NIC offers reliable connections (RC) only");
+	SDOCA_CHECK_ARG(type == DOCA_RDMA_TRANSPORT_TYPE_RC);
+	rdma->transport_type = type;
+	return DOCA_SUCCESS;
+}
+
+/* The MTU is kept for getters; the transport has its own segmenting. */
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(mtu <= DOCA_MTU_SIZE_RAW_ETHERNET);
+	rdma->mtu = mtu;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma,
+							 uint32_t permissions)
+{
+	const uint32_t known = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+			       DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+
+	CHECK_IDLE(rdma);
+	if (permissions & ~known)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_rdma_set_permissions: 0x%x are not RDMA permissions",
+			   permissions & ~known);
+	rdma->permissions = permissions;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma,
+							 uint8_t grh_enabled)
+{
+	CHECK_IDLE(rdma);
+	rdma->grh_enabled = grh_enabled ? 1 : 0;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, uint32_t gid_index)
+{
+	CHECK_IDLE(rdma);
+	if (gid_index >= rdma->ctx.dev->info.num_gids)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_rdma_set_gid_index: device %s has %u GIDs", rdma->ctx.dev->info.ibdev_name,
+			   rdma->ctx.dev->info.num_gids);
+	rdma->gid_index = gid_index;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(sl <= 15);
+	rdma->sl = sl;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma,
+									uint16_t timeout)
+{
+	CHECK_IDLE(rdma);
+	rdma->connection_request_timeout = timeout;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdma *rdma,
+								 uint16_t max_num_connections)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(max_num_connections > 0 && max_num_connections <= RDMA_MAX_CONNECTIONS);
+	rdma->max_num_connections = max_num_connections;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma,
+							     uint8_t rnr_retry_count)
+{
+	CHECK_IDLE(rdma);
+	SDOCA_CHECK_ARG(rnr_retry_count <= NIC_RNR_INFINITE);
+	rdma->rnr_retry_count = rnr_retry_count;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma,
+							     uint32_t *send_queue_size)
+{
+	RDMA_GETTER(rdma, send_queue_size, send_queue_size);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma,
+							     uint32_t *recv_queue_size)
+{
+	RDMA_GETTER(rdma, recv_queue_size, recv_queue_size);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma,
+								   uint32_t *max_send_buf_list_len)
+{
+	RDMA_GETTER(rdma, max_send_buf_list_len, max_send_buf_list_len);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(const struct doca_rdma *rdma,
+							    enum doca_rdma_transport_type *type)
+{
+	RDMA_GETTER(rdma, type, transport_type);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
+						 enum doca_mtu_size *mtu)
+{
+	RDMA_GETTER(rdma, mtu, mtu);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma,
+							 uint32_t *permissions)
+{
+	RDMA_GETTER(rdma, permissions, permissions);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma,
+							 uint8_t *grh_enabled)
+{
+	RDMA_GETTER(rdma, grh_enabled, grh_enabled);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma,
+						       uint32_t *gid_index)
+{
+	RDMA_GETTER(rdma, gid_index, gid_index);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, uint32_t *sl)
+{
+	RDMA_GETTER(rdma, sl, sl);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma,
+									uint16_t *timeout)
+{
+	RDMA_GETTER(rdma, timeout, connection_request_timeout);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma,
+								 uint16_t *max_num_connections)
+{
+	RDMA_GETTER(rdma, max_num_connections, max_num_connections);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma,
+							     uint8_t *rnr_retry_count)
+{
+	RDMA_GETTER(rdma, rnr_retry_count, rnr_retry_count);
+}
+
+/* --- capabilities: the same for every softdoca device --- */
+
+#define CAP_VALUE(devinfo, out, value)                                                             \
+	do {                                                                                       \
+		SDOCA_CHECK_ARG(devinfo);                                                          \
+		SDOCA_CHECK_ARG(out);                                                              \
+		*(out) = (value);                                                                  \
+		return DOCA_SUCCESS;                                                               \
+	} while (0)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
+								     uint32_t *max_recv_queue_size)
+{
+	CAP_VALUE(devinfo, max_recv_queue_size, RDMA_MAX_QUEUE_SIZE);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(const struct doca_devinfo *devinfo,
+								     uint32_t *max_send_queue_size)
+{
+	CAP_VALUE(devinfo, max_send_queue_size, RDMA_MAX_QUEUE_SIZE);
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_get_max_send_buf_list_len(const struct doca_devinfo *devinfo,
+					uint32_t *max_send_buf_list_len)
+{
+	CAP_VALUE(devinfo, max_send_buf_list_len, RDMA_MAX_BUF_LIST_LEN);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo,
+								  uint32_t *max_message_size)
+{
+	CAP_VALUE(devinfo, max_message_size, RDMA_MAX_MESSAGE_SIZE);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid_table_size(const struct doca_devinfo *devinfo,
+								uint32_t *gid_table_size)
+{
+	CAP_VALUE(devinfo, gid_table_size, devinfo->num_gids);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(const struct doca_devinfo *devinfo,
+						     uint32_t start_index, uint32_t num_entries,
+						     struct doca_rdma_gid *gid_array)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(gid_array);
+	if ((uint64_t)start_index + num_entries > devinfo->num_gids)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "doca_rdma_cap_get_gid: entries %u..%u asked, the table has %u",
+			   start_index, start_index + num_entries, devinfo->num_gids);
+	for (uint32_t i = 0; i < num_entries; i++)
+		memcpy(gid_array[i].raw, devinfo->gids[start_index + i].raw, DOCA_GID_BYTE_LENGTH);
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_transport_type_is_supported(const struct doca_devinfo *devinfo,
+					  enum doca_rdma_transport_type transport_type)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	if (transport_type == DOCA_RDMA_TRANSPORT_TYPE_RC)
+		return DOCA_SUCCESS;
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+/* --- the GPU and DPA data paths --- */
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
+							doca_dpa_dev_rdma_t *dpa_rdma)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(dpa_rdma);
+	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
+							struct doca_gpu_dev_rdma **gpu_rdma)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(gpu_rdma);
+	SDOCA_NOT_SUPPORTED("softdoca has no GPU data path");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma,
+							       struct doca_dpa_completion *dpa_comp)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(dpa_comp);
+	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
+}

@@ -1,0 +1,142 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * doca_rdma internals: the context, its connections and its tasks.
+ *
+ * Every RDMA task type has the same object, struct rdma_task (a doca_task,
+ * the soft-NIC work request and the DOCA-level fields); the public task
+ * types are thin wrappers of it. A table of task kinds (tasks.c) gives each
+ * its validation and its completion; allocate/submit/complete exist once.
+ */
+#ifndef SDOCA_RDMA_RDMA_H_
+#define SDOCA_RDMA_RDMA_H_
+
+#include <doca_rdma.h>
+
+#include "core/ctx.h"
+#include "nic/nic.h"
+
+enum rdma_task_kind {
+	RDMA_TASK_RECEIVE,
+	RDMA_TASK_SEND,
+	RDMA_TASK_SEND_IMM,
+	RDMA_TASK_READ,
+	RDMA_TASK_WRITE,
+	RDMA_TASK_WRITE_IMM,
+	RDMA_TASK_ATOMIC_CMP_SWP,
+	RDMA_TASK_ATOMIC_FETCH_ADD,
+	RDMA_TASK_SYNC_EVENT_GET,
+	RDMA_TASK_SYNC_EVENT_NOTIFY_SET,
+	RDMA_TASK_SYNC_EVENT_NOTIFY_ADD,
+	RDMA_TASK_KINDS,
+};
+
+/* Capabilities of every softdoca device. */
+#define RDMA_MAX_QUEUE_SIZE NIC_MAX_QUEUE
+#define RDMA_DEFAULT_QUEUE_SIZE 4096
+#define RDMA_MAX_BUF_LIST_LEN NIC_MAX_SGE
+#define RDMA_MAX_MESSAGE_SIZE NIC_MAX_MESSAGE
+#define RDMA_MAX_CONNECTIONS 1024
+#define RDMA_DEFAULT_TIMEOUT_MS 2000
+
+struct doca_rdma_connection {
+	struct doca_rdma *rdma;
+	uint32_t id;
+	union doca_data user_data;
+	struct nic_qp *qp;
+	uint8_t *blob;
+	size_t blob_len;
+	bool connected;
+};
+
+struct doca_rdma {
+	struct doca_ctx ctx;
+	/* properties (set while IDLE) */
+	uint32_t permissions;
+	uint32_t send_queue_size;
+	uint32_t recv_queue_size;
+	uint32_t max_send_buf_list_len;
+	uint32_t recv_buf_list_len;
+	enum doca_rdma_transport_type transport_type;
+	enum doca_mtu_size mtu;
+	uint8_t grh_enabled;
+	uint32_t gid_index;
+	uint32_t sl;
+	uint16_t connection_request_timeout;
+	uint16_t max_num_connections;
+	uint8_t rnr_retry_count;
+	uint32_t timeout_ms;
+	struct sdoca_task_pool pools[RDMA_TASK_KINDS];
+	/* while started */
+	struct nic_worker *worker;
+	struct nic_srq srq;
+	struct doca_rdma_connection **conns;
+	uint16_t num_conns;
+};
+
+struct rdma_task {
+	struct doca_task base;
+	struct nic_wqe wqe;
+	enum rdma_task_kind kind;
+	struct doca_rdma_connection *conn;
+	struct doca_buf *src; /* send/write: local source; read: remote source */
+	struct doca_buf *dst; /* write/atomics: remote; read/receive: local */
+	struct doca_buf *result;
+	doca_be32_t imm;
+	uint64_t operand1; /* compare, or the value to add */
+	uint64_t operand2; /* swap */
+	/* results */
+	uint32_t result_len;
+	enum doca_rdma_opcode result_opcode;
+	doca_be32_t result_imm;
+	struct doca_rdma_connection *result_conn;
+};
+
+/* The public task types are the common task under their own name. */
+#define RDMA_PUBLIC_TASK(name)                                                                     \
+	struct doca_rdma_task_##name {                                                             \
+		struct rdma_task t;                                                                \
+	}
+RDMA_PUBLIC_TASK(receive);
+RDMA_PUBLIC_TASK(send);
+RDMA_PUBLIC_TASK(send_imm);
+RDMA_PUBLIC_TASK(read);
+RDMA_PUBLIC_TASK(write);
+RDMA_PUBLIC_TASK(write_imm);
+RDMA_PUBLIC_TASK(atomic_cmp_swp);
+RDMA_PUBLIC_TASK(atomic_fetch_add);
+RDMA_PUBLIC_TASK(remote_net_sync_event_get);
+RDMA_PUBLIC_TASK(remote_net_sync_event_notify_set);
+RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
+
+static inline struct doca_rdma *rdma_of(struct doca_ctx *ctx)
+{
+	return sdoca_container_of(ctx, struct doca_rdma, ctx);
+}
+
+/* DOCA 2.5 names of the result-length getters (doca_rdma.h declares them for
+ * SOFTDOCA_API_VERSION=205 programs only). */
+uint32_t doca_rdma_task_receive_get_result_length(const struct doca_rdma_task_receive *task);
+uint32_t doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read *task);
+uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
+	const struct doca_rdma_task_remote_net_sync_event_get *task);
+
+/* tasks.c */
+doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
+				sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
+doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
+			     struct doca_rdma_connection *conn, union doca_data user_data,
+			     struct rdma_task **task);
+
+/* connection.c */
+doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
+			 struct doca_rdma_connection **conn);
+doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
+			  struct doca_rdma_connection *conn);
+/* The connection a DOCA 2.5 program means (it has exactly one). */
+struct doca_rdma_connection *rdma_implicit_connection(struct doca_rdma *rdma);
+void rdma_connections_stop(struct doca_rdma *rdma);
+void rdma_connections_free(struct doca_rdma *rdma);
+
+#endif /* SDOCA_RDMA_RDMA_H_ */

@@ -1,0 +1,587 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The transport over UCX 1.13 active messages; the only file that includes
+ * UCX. What it does follows measurements of UCX 1.13.1 on Debian 12:
+ *
+ *  - one UCP context per network interface (it fixes the devices UCX may
+ *    use) and transport mode; workers in SERIALIZED mode (the soft NIC locks);
+ *  - endpoints with peer error handling, which on shared memory needs
+ *    MM_ERROR_HANDLING=y, or UCX silently falls back to TCP;
+ *  - completion records live in the space UCX reserves in each request, so
+ *    the data path allocates nothing;
+ *  - libucs installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers when it loads;
+ *    a program's signal handling is its own, so they are removed again.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ucp/api/ucp.h>
+
+#include "core/sdk_log.h"
+#include "transport/xport.h"
+
+SDOCA_LOG_MODULE(ucx);
+
+#define XPORT_AM_ID 0x5d0a
+
+_Static_assert(sizeof(struct xport_iov) == sizeof(ucp_dt_iov_t) &&
+		       offsetof(struct xport_iov, base) == offsetof(ucp_dt_iov_t, buffer) &&
+		       offsetof(struct xport_iov, len) == offsetof(ucp_dt_iov_t, length),
+	       "struct xport_iov must have the layout of ucp_dt_iov_t");
+
+/* Lives in the space UCX reserves in front of every request handle. */
+struct xport_req {
+	xport_done_fn done;
+	void *arg;
+};
+
+struct xport_context {
+	struct xport_context *next;
+	char ifname[64];
+	enum xport_mode mode;
+	ucp_context_h ucp;
+	unsigned int users;
+};
+
+struct xport_worker {
+	struct xport_context *ctx;
+	ucp_worker_h ucp;
+	int fd;
+	void *address;
+	size_t address_len;
+	xport_recv_fn recv;
+	void *recv_arg;
+};
+
+struct xport_ep {
+	struct xport_worker *worker;
+	ucp_ep_h ucp;
+	xport_ep_error_fn on_error;
+	void *arg;
+	bool failed;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct xport_context *contexts;
+} global = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* libucs's crash handlers would replace the program's own (or the default
+ * core dump). Only handlers that point into libucs are removed. */
+static void __attribute__((constructor)) remove_ucx_signal_handlers(void)
+{
+	static const int signals[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE };
+
+	for (size_t i = 0; i < SDOCA_ARRAY_SIZE(signals); i++) {
+		struct sigaction sa;
+		Dl_info info;
+		void *handler;
+
+		if (sigaction(signals[i], NULL, &sa) != 0)
+			continue;
+		handler = (sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction :
+						       (void *)sa.sa_handler;
+		if (handler == (void *)SIG_DFL || handler == (void *)SIG_IGN)
+			continue;
+		if (dladdr(handler, &info) && info.dli_fname && strstr(info.dli_fname, "libucs")) {
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_handler = SIG_DFL;
+			sigaction(signals[i], &sa, NULL);
+		}
+	}
+}
+
+static doca_error_t from_ucs(ucs_status_t status)
+{
+	switch (status) {
+	case UCS_OK:
+		return DOCA_SUCCESS;
+	case UCS_ERR_CANCELED:
+		return DOCA_ERROR_CONNECTION_ABORTED;
+	case UCS_ERR_NO_MEMORY:
+		return DOCA_ERROR_NO_MEMORY;
+	case UCS_ERR_MESSAGE_TRUNCATED:
+		return DOCA_ERROR_TOO_BIG;
+	case UCS_ERR_UNREACHABLE:
+	case UCS_ERR_CONNECTION_RESET:
+	case UCS_ERR_ENDPOINT_TIMEOUT:
+	case UCS_ERR_REJECTED:
+	case UCS_ERR_NOT_CONNECTED:
+		return DOCA_ERROR_CONNECTION_RESET;
+	default:
+		return DOCA_ERROR_IO_FAILED;
+	}
+}
+
+doca_error_t xport_mode_from_env(enum xport_mode *mode)
+{
+	const char *env = getenv("SOFTDOCA_TRANSPORT");
+
+	if (!env || !*env || strcmp(env, "auto") == 0)
+		*mode = XPORT_AUTO;
+	else if (strcmp(env, "shm") == 0)
+		*mode = XPORT_SHM;
+	else if (strcmp(env, "tcp") == 0)
+		*mode = XPORT_TCP;
+	else
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "SOFTDOCA_TRANSPORT=%s: expected auto, shm or tcp", env);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t modify(ucp_config_t *config, const char *name, const char *value)
+{
+	ucs_status_t status = ucp_config_modify(config, name, value);
+
+	if (status != UCS_OK)
+		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX refused %s=%s: %s", name, value,
+			   ucs_status_string(status));
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t configure(ucp_config_t *config, const char *ifname, enum xport_mode mode)
+{
+	static const char *const tls[] = {
+		[XPORT_AUTO] = "self,sm,tcp",
+		[XPORT_SHM] = "self,sm",
+		[XPORT_TCP] = "self,tcp",
+	};
+	doca_error_t status;
+
+	/* An explicit UCX_TLS / UCX_NET_DEVICES from the user wins. */
+	if (!getenv("UCX_TLS") && (status = modify(config, "TLS", tls[mode])) != DOCA_SUCCESS)
+		return status;
+	if (!getenv("UCX_NET_DEVICES") &&
+	    (status = modify(config, "NET_DEVICES", ifname)) != DOCA_SUCCESS)
+		return status;
+	/* Without it, shared memory cannot report a dead peer and UCX falls back to TCP. */
+	if ((status = modify(config, "MM_ERROR_HANDLING", "y")) != DOCA_SUCCESS)
+		return status;
+	return modify(config, "WARN_UNUSED_ENV_VARS", "n");
+}
+
+static doca_error_t context_get(const char *ifname, enum xport_mode mode, struct xport_context **out)
+{
+	ucp_params_t params = {
+		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE,
+		.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+		.request_size = sizeof(struct xport_req),
+	};
+	struct xport_context *c;
+	ucp_config_t *config;
+	ucs_status_t st;
+	doca_error_t status;
+
+	pthread_mutex_lock(&global.lock);
+	for (c = global.contexts; c; c = c->next)
+		if (c->mode == mode && strcmp(c->ifname, ifname) == 0)
+			break;
+	if (c) {
+		c->users++;
+		pthread_mutex_unlock(&global.lock);
+		*out = c;
+		return DOCA_SUCCESS;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		pthread_mutex_unlock(&global.lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
+	c->mode = mode;
+	st = ucp_config_read(NULL, NULL, &config);
+	if (st != UCS_OK) {
+		free(c);
+		pthread_mutex_unlock(&global.lock);
+		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX configuration: %s", ucs_status_string(st));
+	}
+	status = configure(config, ifname, mode);
+	if (status == DOCA_SUCCESS) {
+		st = ucp_init(&params, config, &c->ucp);
+		if (st != UCS_OK) {
+			SDOCA_ERR("UCX initialisation on %s failed: %s", ifname,
+				  ucs_status_string(st));
+			status = DOCA_ERROR_INITIALIZATION;
+		}
+	}
+	ucp_config_release(config);
+	if (status != DOCA_SUCCESS) {
+		free(c);
+		pthread_mutex_unlock(&global.lock);
+		return status;
+	}
+	c->users = 1;
+	c->next = global.contexts;
+	global.contexts = c;
+	pthread_mutex_unlock(&global.lock);
+	*out = c;
+	return DOCA_SUCCESS;
+}
+
+static void context_put(struct xport_context *c)
+{
+	struct xport_context **link;
+
+	pthread_mutex_lock(&global.lock);
+	if (--c->users == 0) {
+		for (link = &global.contexts; *link != c; link = &(*link)->next)
+			;
+		*link = c->next;
+		ucp_cleanup(c->ucp);
+		free(c);
+	}
+	pthread_mutex_unlock(&global.lock);
+}
+
+static ucs_status_t am_handler(void *arg, const void *header, size_t header_length, void *data,
+			       size_t length, const ucp_am_recv_param_t *param)
+{
+	struct xport_worker *w = arg;
+	struct xport_rx rx = {
+		.data = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ? NULL : data,
+		.len = length,
+		.rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0,
+		.desc = data,
+	};
+	bool hold = w->recv(w->recv_arg, header, header_length, &rx);
+
+	/* Holding needs a persistent payload; an eager one without FLAG_DATA is
+	 * copied by the receiver before returning, so it is never held. */
+	if (hold && (rx.rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)))
+		return UCS_INPROGRESS;
+	return UCS_OK;
+}
+
+doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
+				 void *recv_arg, struct xport_worker **worker)
+{
+	ucp_worker_params_t wparams = {
+		.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
+		.thread_mode = UCS_THREAD_MODE_SERIALIZED,
+	};
+	ucp_am_handler_param_t am = {
+		.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+			      UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+		.id = XPORT_AM_ID,
+		.cb = am_handler,
+		.flags = UCP_AM_FLAG_WHOLE_MSG | UCP_AM_FLAG_PERSISTENT_DATA,
+	};
+	struct xport_worker *w;
+	ucp_address_t *address;
+	doca_error_t status;
+	ucs_status_t st;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return DOCA_ERROR_NO_MEMORY;
+	status = context_get(ifname, mode, &w->ctx);
+	if (status != DOCA_SUCCESS) {
+		free(w);
+		return status;
+	}
+	st = ucp_worker_create(w->ctx->ucp, &wparams, &w->ucp);
+	if (st != UCS_OK) {
+		SDOCA_ERR("UCX worker creation failed: %s", ucs_status_string(st));
+		goto fail_ctx;
+	}
+	w->recv = recv;
+	w->recv_arg = recv_arg;
+	am.arg = w;
+	st = ucp_worker_set_am_recv_handler(w->ucp, &am);
+	if (st == UCS_OK)
+		st = ucp_worker_get_efd(w->ucp, &w->fd);
+	if (st == UCS_OK)
+		st = ucp_worker_get_address(w->ucp, &address, &w->address_len);
+	if (st != UCS_OK) {
+		SDOCA_ERR("UCX worker set-up failed: %s", ucs_status_string(st));
+		goto fail_worker;
+	}
+	w->address = malloc(w->address_len);
+	if (w->address)
+		memcpy(w->address, address, w->address_len);
+	ucp_worker_release_address(w->ucp, address);
+	if (!w->address)
+		goto fail_worker;
+	*worker = w;
+	return DOCA_SUCCESS;
+
+fail_worker:
+	ucp_worker_destroy(w->ucp);
+fail_ctx:
+	context_put(w->ctx);
+	free(w);
+	return DOCA_ERROR_INITIALIZATION;
+}
+
+void xport_worker_destroy(struct xport_worker *worker)
+{
+	ucp_worker_destroy(worker->ucp);
+	context_put(worker->ctx);
+	free(worker->address);
+	free(worker);
+}
+
+void xport_worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
+{
+	*addr = worker->address;
+	*len = worker->address_len;
+}
+
+unsigned int xport_worker_progress(struct xport_worker *worker)
+{
+	return ucp_worker_progress(worker->ucp);
+}
+
+int xport_worker_fd(const struct xport_worker *worker)
+{
+	return worker->fd;
+}
+
+bool xport_worker_arm(struct xport_worker *worker)
+{
+	return ucp_worker_arm(worker->ucp) == UCS_OK;
+}
+
+static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
+{
+	struct xport_ep *e = arg;
+
+	(void)ep;
+	if (e->failed)
+		return;
+	e->failed = true;
+	SDOCA_DBG("transport endpoint %p failed: %s", (void *)e, ucs_status_string(status));
+	if (e->on_error)
+		e->on_error(e->arg, from_ucs(status));
+}
+
+doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size_t len,
+			     xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+{
+	ucp_ep_params_t params = {
+		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+			      UCP_EP_PARAM_FIELD_ERR_HANDLER,
+		.address = addr,
+		.err_mode = UCP_ERR_HANDLING_MODE_PEER,
+	};
+	struct xport_ep *e;
+	ucs_status_t st;
+
+	(void)len; /* UCX addresses describe their own length */
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return DOCA_ERROR_NO_MEMORY;
+	e->worker = worker;
+	e->on_error = on_error;
+	e->arg = arg;
+	params.err_handler.cb = ep_error;
+	params.err_handler.arg = e;
+	st = ucp_ep_create(worker->ucp, &params, &e->ucp);
+	if (st != UCS_OK) {
+		free(e);
+		SDOCA_FAIL(st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED :
+						       DOCA_ERROR_CONNECTION_RESET,
+			   "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
+			   "same on both sides, and is the peer on this host for shm?)",
+			   ucs_status_string(st));
+	}
+	*ep = e;
+	return DOCA_SUCCESS;
+}
+
+static void ep_closed(void *request, ucs_status_t status, void *user_data)
+{
+	(void)status;
+	ucp_request_free(request);
+	free(user_data);
+}
+
+void xport_ep_close(struct xport_ep *ep, bool force)
+{
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+				UCP_OP_ATTR_FIELD_USER_DATA,
+		.flags = (force || ep->failed) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+		.cb.send = ep_closed,
+		.user_data = ep,
+	};
+	void *request;
+
+	ep->on_error = NULL;
+	request = ucp_ep_close_nbx(ep->ucp, &param);
+	if (request == NULL || UCS_PTR_IS_ERR(request))
+		free(ep);
+}
+
+static void op_done(void *request, ucs_status_t status, void *user_data)
+{
+	struct xport_req *req = request;
+
+	(void)user_data;
+	req->done(req->arg, from_ucs(status));
+	ucp_request_free(request);
+}
+
+static void recv_done(void *request, ucs_status_t status, size_t length, void *user_data)
+{
+	(void)length;
+	op_done(request, status, user_data);
+}
+
+/* The UCX convention (NULL = done now, error pointer, request) as ours. */
+static doca_error_t track(void *request, xport_done_fn done, void *arg, const char *what)
+{
+	struct xport_req *req = request;
+
+	if (request == NULL)
+		return DOCA_SUCCESS;
+	if (UCS_PTR_IS_ERR(request)) {
+		SDOCA_DBG("%s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(request)));
+		return from_ucs(UCS_PTR_STATUS(request));
+	}
+	req->done = done;
+	req->arg = arg;
+	return DOCA_ERROR_IN_PROGRESS;
+}
+
+doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
+			const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg)
+{
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
+		.cb.send = op_done,
+		.datatype = ucp_dt_make_iov(),
+	};
+	const void *buffer = iov;
+	size_t count = iovcnt;
+
+	if (ep->failed)
+		return DOCA_ERROR_CONNECTION_RESET;
+	if (iovcnt == 1) { /* contiguous: UCX has more protocols for it */
+		param.datatype = ucp_dt_make_contig(1);
+		buffer = iov[0].base;
+		count = iov[0].len;
+	} else if (iovcnt == 0) {
+		param.datatype = ucp_dt_make_contig(1);
+		buffer = NULL;
+		count = 0;
+	}
+	return track(ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, buffer, count, &param),
+		     done, arg, "send");
+}
+
+static void copy_to_iov(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
+{
+	for (size_t i = 0; i < iovcnt && len > 0; i++) {
+		size_t n = iov[i].len < len ? iov[i].len : len;
+
+		memcpy(iov[i].base, src, n);
+		src += n;
+		len -= n;
+	}
+}
+
+/* A datatype that accepts any payload and keeps none of it: the way to
+ * drop a rendezvous payload that was held. */
+static ucp_datatype_t sink_datatype;
+static pthread_once_t sink_once = PTHREAD_ONCE_INIT;
+
+static void *sink_start_unpack(void *context, void *buffer, size_t count)
+{
+	(void)context;
+	(void)count;
+	return buffer;
+}
+
+static size_t sink_packed_size(void *state)
+{
+	(void)state;
+	return 0;
+}
+
+static ucs_status_t sink_unpack(void *state, size_t offset, const void *src, size_t length)
+{
+	(void)state;
+	(void)offset;
+	(void)src;
+	(void)length;
+	return UCS_OK;
+}
+
+static void sink_finish(void *state)
+{
+	(void)state;
+}
+
+static void create_sink_datatype(void)
+{
+	static const ucp_generic_dt_ops_t ops = {
+		.start_unpack = sink_start_unpack,
+		.packed_size = sink_packed_size,
+		.unpack = sink_unpack,
+		.finish = sink_finish,
+	};
+
+	if (ucp_dt_create_generic(&ops, NULL, &sink_datatype) != UCS_OK)
+		sink_datatype = 0;
+}
+
+static void dropped(void *arg, doca_error_t status)
+{
+	(void)arg;
+	(void)status;
+}
+
+doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
+			      const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+			      void *arg)
+{
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
+		.cb.recv_am = recv_done,
+		.datatype = ucp_dt_make_iov(),
+	};
+	void *buffer = (void *)iov;
+	size_t count = iovcnt;
+	void *desc = rx->desc;
+
+	if (!rx->rndv) {
+		copy_to_iov(rx->data, rx->len, iov, iovcnt);
+		xport_rx_release(worker, rx);
+		return DOCA_SUCCESS;
+	}
+	if (iovcnt == 1) {
+		param.datatype = ucp_dt_make_contig(1);
+		buffer = iov[0].base;
+		count = iov[0].len;
+	}
+	rx->desc = NULL;
+	return track(ucp_am_recv_data_nbx(worker->ucp, desc, buffer, count, &param), done, arg,
+		     "receive");
+}
+
+void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
+{
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
+		.cb.recv_am = recv_done,
+	};
+
+	if (rx->desc && rx->rndv) {
+		pthread_once(&sink_once, create_sink_datatype);
+		param.datatype = sink_datatype;
+		if (sink_datatype)
+			(void)track(ucp_am_recv_data_nbx(worker->ucp, rx->desc, NULL, rx->len,
+							 &param),
+				    dropped, NULL, "drop");
+	} else if (rx->desc && rx->held) {
+		ucp_am_data_release(worker->ucp, rx->desc);
+	}
+	/* An eager payload not held is released by UCX when the callback returns. */
+	rx->desc = NULL;
+}
