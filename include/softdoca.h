@@ -28,6 +28,28 @@ DOCA_STABLE const char *softdoca_version(void);
  * disappears when its mmap is stopped or destroyed (useful in leak checks). */
 DOCA_STABLE uint32_t softdoca_num_memory_keys(void);
 
+struct doca_rdma_connection;
+
+/* What one RDMA connection did, as seen from this side. */
+struct softdoca_rdma_counters {
+	uint64_t requests_posted;    /* sends, writes, reads, atomics submitted */
+	uint64_t requests_completed; /* ... and completed, with success or error */
+	uint64_t bytes_sent;         /* payload of sends and writes */
+	uint64_t bytes_read;         /* payload of read responses received */
+	uint64_t requests_served;    /* the peer's requests executed here */
+	uint64_t bytes_placed;       /* payload the peer wrote or sent here */
+	uint64_t rnr_waits;          /* the peer's requests that waited for a receive */
+	uint64_t rnr_notices;        /* this side's requests the peer made wait */
+	uint64_t naks_sent;          /* the peer's requests refused here */
+	uint64_t naks_received;      /* this side's requests the peer refused */
+	uint64_t timeouts;           /* requests failed for want of an answer */
+};
+
+/* Reads the counters of a connection (any state, any thread). */
+DOCA_STABLE doca_error_t
+softdoca_rdma_connection_get_counters(const struct doca_rdma_connection *rdma_connection,
+                                      struct softdoca_rdma_counters *counters);
+
 SOFTDOCA_END_DECLS
 
 #endif /* SOFTDOCA_H_ */

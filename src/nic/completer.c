@@ -40,26 +40,60 @@ static void complete_in_order(struct nic_qp *qp)
 		if (!qp->inflight_head)
 			qp->inflight_tail = NULL;
 		qp->num_inflight--;
+		qp->counters.requests_completed++;
 		wqe->done(wqe, wqe->status);
 	}
+}
+
+struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe)
+{
+	struct nic_xslot *slot = wqe->xslot[0].busy ? &wqe->xslot[1] : &wqe->xslot[0];
+
+	slot->wqe = wqe;
+	slot->op = NULL;
+	slot->busy = true;
+	wqe->outstanding++;
+	return slot;
+}
+
+void nic_comp_slot_done(struct nic_xslot *slot)
+{
+	slot->busy = false;
+	slot->op = NULL;
+	slot->wqe->outstanding--;
 }
 
 /* The transport finished with a request's buffers (sent, or a read's data landed). */
 static void transport_done(void *arg, doca_error_t status)
 {
-	struct nic_wqe *wqe = arg;
+	struct nic_xslot *slot = arg;
+	struct nic_wqe *wqe = slot->wqe;
 	struct nic_qp *qp = wqe->qp;
 
 	if (status != DOCA_SUCCESS && wqe->status == DOCA_SUCCESS)
 		wqe->status = status;
-	wqe->outstanding--;
+	nic_comp_slot_done(slot);
 	complete_in_order(qp);
 	nic_qp_maybe_free(qp); /* the last thing a destroyed QP waited for */
 }
 
-void nic_comp_sent(void *wqe, doca_error_t status)
+void nic_comp_sent(void *slot, doca_error_t status)
 {
-	transport_done(wqe, status);
+	transport_done(slot, status);
+}
+
+void nic_comp_abandon(struct nic_qp *qp)
+{
+	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next)
+		for (int i = 0; i < 2; i++) {
+			struct nic_xslot *slot = &wqe->xslot[i];
+
+			if (!slot->busy)
+				continue;
+			if (slot->op)
+				xport_op_abandon(slot->op);
+			nic_comp_slot_done(slot);
+		}
 }
 
 static struct nic_wqe *oldest_unanswered(struct nic_qp *qp)
@@ -99,35 +133,40 @@ static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *
 		iov[n].len = wqe->sge[i].len < left ? wqe->sge[i].len : left;
 		left -= iov[n].len;
 	}
+	struct nic_xslot *slot = nic_comp_slot(wqe);
+
 	wqe->result_len = rx->len;
-	wqe->outstanding++;
-	status = xport_rx_receive(qp->worker->xport, rx, iov, n, transport_done, wqe);
+	status = xport_rx_receive(qp->worker->xport, rx, iov, n, transport_done, slot, &slot->op);
 	if (status != DOCA_ERROR_IN_PROGRESS)
-		transport_done(wqe, status);
+		transport_done(slot, status);
 }
 
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
 	struct nic_wqe *wqe = oldest_unanswered(qp);
 
-	if (m->opcode == NIC_OP_RNR_WAIT)
+	if (m->opcode == NIC_OP_RNR_WAIT) {
+		qp->counters.rnr_notices++;
 		return false; /* the responder is alive; hearing it reset the timeout */
+	}
 	if (!wqe || wqe->seq != m->seq || !matches(wqe, m->opcode) ||
 	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-			    "an answer matches no request in flight");
+		            "an answer matches no request in flight");
 		return false;
 	}
 	wqe->answered = true;
 	switch (m->opcode) {
 	case NIC_OP_NAK:
+		qp->counters.naks_received++;
 		wqe->status = nic_syndrome_status(m->syndrome);
 		complete_in_order(qp);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
-			    "the responder refused a request");
+		            "the responder refused a request");
 		return false;
 	case NIC_OP_READ_RESP:
+		qp->counters.bytes_read += rx->len;
 		place_read(qp, wqe, rx);
 		return false;
 	case NIC_OP_ATOMIC_RESP:
@@ -172,5 +211,6 @@ void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	}
 	wqe->answered = true;
 	wqe->status = DOCA_ERROR_TIME_OUT;
+	qp->counters.timeouts++;
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "no answer from the peer (timeout)");
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include <doca_error.h>
+#include <softdoca.h>
 
 #include "nic/keys.h"
 #include "nic/wire.h"
@@ -42,6 +43,7 @@ struct doca_pe;
 struct nic_worker;
 struct nic_qp;
 struct nic_srq;
+struct nic_landing;
 
 enum nic_wr_op {
 	NIC_WR_SEND,
@@ -59,6 +61,16 @@ enum nic_recv_kind {
 	NIC_RECV_SEND,
 	NIC_RECV_SEND_IMM,
 	NIC_RECV_WRITE_IMM,
+};
+
+struct nic_wqe;
+
+/* A transport operation of a work request (its send, or a read's data
+ * landing), which a failing QP can abandon. */
+struct nic_xslot {
+	struct nic_wqe *wqe;
+	struct xport_op *op;
+	bool busy;
 };
 
 /* A work request, embedded in the task that posts it. */
@@ -85,6 +97,7 @@ struct nic_wqe {
 	struct nic_qp *qp;
 	uint32_t seq;
 	uint8_t outstanding; /* transport operations still referring to this request */
+	struct nic_xslot xslot[2];
 	bool answered;
 	doca_error_t status;
 	struct nic_wqe *next;
@@ -116,10 +129,10 @@ struct nic_qp_events {
 };
 
 struct nic_qp_attr {
-	uint32_t access;       /* remote operations this side allows */
-	uint32_t send_queue;   /* requests in flight at most */
-	uint8_t rnr_retry;     /* this side's RNR retry count (7 = forever) */
-	uint32_t timeout_ms;   /* no answer for this long: the request fails */
+	uint32_t access;     /* remote operations this side allows */
+	uint32_t send_queue; /* requests in flight at most */
+	uint8_t rnr_retry;   /* this side's RNR retry count (7 = forever) */
+	uint32_t timeout_ms; /* no answer for this long: the request fails */
 };
 
 /* A request the responder keeps until it can execute it. */
@@ -155,11 +168,13 @@ struct nic_qp {
 	struct nic_held *held_head;
 	struct nic_held *held_tail;
 	uint32_t num_held;
-	bool placing;       /* a payload is still landing; later requests wait */
-	bool waiting_recv;  /* on srq->waiters */
+	bool placing;                 /* a payload is still landing; later requests wait */
+	struct nic_landing *landings; /* responder transport operations in flight */
+	bool waiting_recv;            /* on srq->waiters */
 	struct nic_qp *next_waiter;
 	uint64_t rnr_since_ns;
 	uint64_t rnr_notice_ns;
+	struct softdoca_rdma_counters counters;
 	/* life */
 	uint32_t outstanding; /* responder transport operations referring to the QP */
 	bool detached;        /* the owner is gone: free once nothing refers to it */
@@ -180,7 +195,7 @@ struct nic_worker {
 	/* service thread hand-off */
 	_Atomic uint64_t app_polls; /* bumped by every application progress */
 	uint64_t polls_seen;
-	_Atomic bool app_sleeping;  /* the application armed its PE and waits */
+	_Atomic bool app_sleeping; /* the application armed its PE and waits */
 	struct nic_worker *next;
 };
 
@@ -214,8 +229,8 @@ uint64_t nic_now_ns(void);
 #define NIC_CONN_INFO_MAX 3072
 
 doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
-			   const struct nic_qp_attr *attr, void *owner,
-			   const struct nic_qp_events *events, struct nic_qp **qp);
+                           const struct nic_qp_attr *attr, void *owner,
+                           const struct nic_qp_events *events, struct nic_qp **qp);
 /* Writes this QP's connection info; returns its size. */
 size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap);
 /* Connects to the peer described by its connection info (validated here). */
@@ -253,11 +268,19 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 void nic_resp_drain(struct nic_qp *qp);
 void nic_resp_drop_held(struct nic_qp *qp);
 void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+/* Gives up the responder's transport operations (peer lost or hung). */
+void nic_resp_abandon(struct nic_qp *qp);
 
 /* --- completer.c --- */
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
-/* The transport finished sending a request (an xport_done_fn; arg is the wqe). */
-void nic_comp_sent(void *wqe, doca_error_t status);
+/* A free transport slot of a request (counted as outstanding). */
+struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe);
+/* The operation of a slot finished at once. */
+void nic_comp_slot_done(struct nic_xslot *slot);
+/* The transport finished an operation of a request (an xport_done_fn; arg is the slot). */
+void nic_comp_sent(void *slot, doca_error_t status);
+/* Gives up the requester's transport operations (peer lost or hung). */
+void nic_comp_abandon(struct nic_qp *qp);
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* The status a requester reports for a responder's syndrome. */

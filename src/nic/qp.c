@@ -94,8 +94,8 @@ static doca_error_t take_slot(struct nic_worker *w, struct nic_qp *qp)
 }
 
 doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
-			   const struct nic_qp_attr *attr, void *owner,
-			   const struct nic_qp_events *events, struct nic_qp **out)
+                           const struct nic_qp_attr *attr, void *owner,
+                           const struct nic_qp_events *events, struct nic_qp **out)
 {
 	struct nic_qp *qp = calloc(1, sizeof(*qp));
 	doca_error_t status;
@@ -152,15 +152,16 @@ doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
 	addr_len = sdoca_get_le32(info + INFO_ADDR_LEN);
 	if (addr_len == 0 || addr_len > INFO_MAX_ADDR || len != INFO_ADDR + (size_t)addr_len)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "connection info of %zu bytes with a %u-byte address", len, addr_len);
+		           "connection info of %zu bytes with a %u-byte address", len, addr_len);
 	if (sdoca_get_le64(info + INFO_NODE) == 0 || sdoca_get_le64(info + INFO_TOKEN) == 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info without node id or token");
 	if (info[INFO_RNR_RETRY] > NIC_RNR_INFINITE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with RNR retry count %u",
-			   info[INFO_RNR_RETRY]);
+		           info[INFO_RNR_RETRY]);
 	for (int i = INFO_RNR_RETRY + 1; i < INFO_ADDR_LEN; i++)
 		if (info[i] != 0)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with reserved bytes set");
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			           "connection info with reserved bytes set");
 	return DOCA_SUCCESS;
 }
 
@@ -196,7 +197,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "connection is already connected or failed");
 	}
 	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, on_ep_error, qp,
-				 &qp->ep);
+	                         &qp->ep);
 	if (status != DOCA_SUCCESS) {
 		nic_unlock(w);
 		return status;
@@ -216,7 +217,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 	nic_resp_drain(qp);
 	nic_unlock(w);
 	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer_wire_id,
-		  qp->peer_pid, local ? "this host" : "another host");
+	          qp->peer_pid, local ? "this host" : "another host");
 	return DOCA_SUCCESS;
 }
 
@@ -246,7 +247,8 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 	out.qp = qp->peer_wire_id;
 	out.token = qp->peer_token;
 	len = nic_wire_encode(&out, c->hdr);
-	if (xport_send(qp->ep, c->hdr, len, NULL, 0, control_sent, c) != DOCA_ERROR_IN_PROGRESS)
+	if (xport_send(qp->ep, c->hdr, len, NULL, 0, control_sent, c, NULL) !=
+	    DOCA_ERROR_IN_PROGRESS)
 		free(c);
 }
 
@@ -314,9 +316,14 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 	/* A peer that answered keeps its transport until the QP is destroyed, so a
 	 * NAK still reaches it; a lost or hung one loses it now, which also
 	 * cancels what the transport still holds. */
-	if (drop_transport)
-		close_transport(qp, true);
+	/* Statuses first: closing the transport may complete operations at once. */
 	nic_comp_flush(qp, status);
+	if (drop_transport) {
+		close_transport(qp, true);
+		nic_comp_abandon(qp);
+		nic_resp_abandon(qp);
+		nic_comp_flush(qp, status);
+	}
 	if (!qp->detached && qp->events && qp->events->fatal)
 		qp->events->fatal(qp->owner, status);
 }
@@ -339,13 +346,21 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 	struct nic_worker *w = qp->worker;
 	struct nic_msg bye = { .opcode = NIC_OP_DISCONNECT };
 
+	bool busy;
+
 	nic_lock(w);
 	qp->detached = true;
 	leave_srq(qp);
 	nic_resp_drop_held(qp);
+	/* Like destroying a QP on a NIC: what is in flight is dropped, not awaited
+	 * (the peer may hang), and its requests are flushed. */
+	busy = qp->landings != NULL || qp->num_inflight > 0;
 	if (qp->state == NIC_QP_RTS)
 		nic_qp_send_control(qp, &bye);
-	close_transport(qp, qp->state == NIC_QP_ERROR);
+	nic_comp_flush(qp, status);
+	close_transport(qp, busy || qp->state == NIC_QP_ERROR);
+	nic_comp_abandon(qp);
+	nic_resp_abandon(qp);
 	if (qp->state != NIC_QP_ERROR)
 		qp->state = NIC_QP_CLOSED;
 	nic_comp_flush(qp, status);
@@ -370,8 +385,8 @@ doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
 	if (srq->count >= srq->capacity) {
 		nic_unlock(w);
 		SDOCA_FAIL(DOCA_ERROR_AGAIN,
-			   "receive queue full (%u receives posted); raise the receive queue size",
-			   srq->capacity);
+		           "receive queue full (%u receives posted); raise the receive queue size",
+		           srq->capacity);
 	}
 	wqe->op = NIC_WR_RECV;
 	wqe->next = NULL;

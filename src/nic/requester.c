@@ -54,7 +54,7 @@ static doca_error_t check_state(const struct nic_qp *qp)
 		return DOCA_SUCCESS;
 	case NIC_QP_INIT:
 		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
-			   "the connection is not connected yet (doca_rdma_connect)");
+		           "the connection is not connected yet (doca_rdma_connect)");
 	case NIC_QP_CLOSED:
 		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
 	default:
@@ -65,6 +65,7 @@ static doca_error_t check_state(const struct nic_qp *qp)
 doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 {
 	struct nic_worker *w = qp->worker;
+	struct nic_xslot *slot;
 	doca_error_t status;
 	size_t hdr_len;
 
@@ -83,20 +84,26 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	wqe->seq = qp->next_seq;
 	wqe->answered = false;
 	wqe->status = DOCA_SUCCESS;
-	wqe->outstanding = 1;
+	wqe->outstanding = 0;
+	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
 	wqe->result_len = 0;
 	wqe->next = NULL;
 	hdr_len = encode_request(qp, wqe);
+	slot = nic_comp_slot(wqe);
 	status = xport_send(qp->ep, wqe->hdr, hdr_len, wqe->sge,
-			    carries_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, wqe);
+	                    carries_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, slot,
+	                    &slot->op);
+	if (status != DOCA_ERROR_IN_PROGRESS)
+		nic_comp_slot_done(slot);
 	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS) {
 		nic_unlock(w);
 		SDOCA_FAIL(status, "the transport refused the request: %s",
-			   doca_error_get_name(status));
+		           doca_error_get_name(status));
 	}
-	if (status == DOCA_SUCCESS)
-		wqe->outstanding = 0;
 	qp->next_seq++;
+	qp->counters.requests_posted++;
+	if (carries_payload(wqe->op))
+		qp->counters.bytes_sent += wqe->length;
 	if (qp->num_inflight == 0)
 		qp->last_heard_ns = nic_now_ns(); /* the timeout counts from here */
 	if (qp->inflight_tail)

@@ -27,13 +27,13 @@
 SDOCA_LOG_MODULE(responder);
 
 #define MAX_HELD 65536
-#define RNR_TIMER_NS 10000000u      /* one RNR retry period: 10 ms */
-#define RNR_NOTICE_NS 100000000u    /* "still waiting" to the requester every 100 ms */
+#define RNR_TIMER_NS 10000000u   /* one RNR retry period: 10 ms */
+#define RNR_NOTICE_NS 100000000u /* "still waiting" to the requester every 100 ms */
 
 enum step_result {
 	STEP_NEXT,
-	STEP_WAIT_RECV,    /* no receive posted: hold the request (RNR) */
-	STEP_PLACING,      /* the payload lands asynchronously */
+	STEP_WAIT_RECV, /* no receive posted: hold the request (RNR) */
+	STEP_PLACING,   /* the payload lands asynchronously */
 	STEP_DONE,
 	STEP_ERR_ACCESS,   /* key, range, permission */
 	STEP_ERR_INVALID,  /* misaligned atomic, malformed request */
@@ -51,9 +51,9 @@ static const struct {
 	[STEP_ERR_ACCESS] = { NIC_SYN_REMOTE_ACCESS, DOCA_SUCCESS, "remote access error" },
 	[STEP_ERR_INVALID] = { NIC_SYN_REMOTE_INVALID, DOCA_SUCCESS, "invalid request" },
 	[STEP_ERR_LENGTH] = { NIC_SYN_REMOTE_INVALID, DOCA_ERROR_TOO_BIG,
-			      "message longer than the posted receive" },
+	                      "message longer than the posted receive" },
 	[STEP_ERR_INTERNAL] = { NIC_SYN_REMOTE_OPERATIONAL, DOCA_ERROR_IO_FAILED,
-				"payload could not be placed" },
+	                        "payload could not be placed" },
 };
 
 /* A request being worked on. */
@@ -67,7 +67,10 @@ struct resp {
 };
 
 /* What a payload still landing (or a read response still leaving) needs. */
-struct landing {
+struct nic_landing {
+	struct nic_landing *next; /* in qp->landings while the transport works */
+	struct xport_op *op;
+	bool sending; /* a read response leaving (else a payload landing) */
 	struct nic_qp *qp;
 	struct sdoca_key key;
 	bool key_held;
@@ -142,8 +145,8 @@ static enum step_result check_rkey(struct resp *r)
 	const struct nic_msg *m = r->m;
 	uint64_t start, end;
 
-	if (!nic_op_has_rkey(m->opcode) || (m->len == 0 && needed_access(m->opcode) !=
-							       DOCA_ACCESS_FLAG_RDMA_ATOMIC))
+	if (!nic_op_has_rkey(m->opcode) ||
+	    (m->len == 0 && needed_access(m->opcode) != DOCA_ACCESS_FLAG_RDMA_ATOMIC))
 		return STEP_NEXT; /* zero-length RDMA needs no key, as on hardware */
 	if (sdoca_keys_acquire(&m->key, &r->region) != DOCA_SUCCESS)
 		return STEP_ERR_ACCESS;
@@ -173,7 +176,7 @@ static struct nic_wqe *take_recv(struct nic_srq *srq)
 }
 
 static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct nic_msg *m,
-			doca_error_t status)
+                        doca_error_t status)
 {
 	static const enum nic_recv_kind kinds[] = {
 		[NIC_OP_SEND] = NIC_RECV_SEND,
@@ -189,26 +192,44 @@ static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct ni
 }
 
 /* The payload is in place: complete the receive, release the key, ACK. */
-static void landed(struct landing *l, doca_error_t status)
+static void landed(struct nic_landing *l, doca_error_t status)
 {
 	struct nic_qp *qp = l->qp;
 
 	if (l->key_held)
 		sdoca_keys_release(&l->key);
 	if (l->recv)
-		finish_recv(qp, l->recv, &l->m, status == DOCA_SUCCESS ? DOCA_SUCCESS :
-								   DOCA_ERROR_IO_FAILED);
+		finish_recv(qp, l->recv, &l->m,
+		            status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
 	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
 		answer(qp, NIC_OP_ACK, l->m.seq);
 	else if (status != DOCA_SUCCESS)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "a payload did not arrive");
 }
 
+static void track(struct nic_qp *qp, struct nic_landing *l)
+{
+	l->next = qp->landings;
+	qp->landings = l;
+	nic_qp_hold(qp);
+}
+
+static void untrack(struct nic_qp *qp, struct nic_landing *l)
+{
+	struct nic_landing **link;
+
+	for (link = &qp->landings; *link && *link != l; link = &(*link)->next)
+		;
+	if (*link)
+		*link = l->next;
+}
+
 static void landing_done(void *arg, doca_error_t status)
 {
-	struct landing *l = arg;
+	struct nic_landing *l = arg;
 	struct nic_qp *qp = l->qp;
 
+	untrack(qp, l);
 	landed(l, status);
 	free(l);
 	qp->placing = false;
@@ -216,13 +237,15 @@ static void landing_done(void *arg, doca_error_t status)
 	nic_qp_release(qp);
 }
 
-static struct landing *new_landing(struct resp *r)
+static struct nic_landing *new_landing(struct resp *r)
 {
-	struct landing *l = malloc(sizeof(*l));
+	struct nic_landing *l = malloc(sizeof(*l));
 
 	if (!l)
 		return NULL;
 	l->qp = r->qp;
+	l->op = NULL;
+	l->sending = false;
 	l->key = r->m->key;
 	l->key_held = r->key_held;
 	l->recv = r->recv;
@@ -233,7 +256,7 @@ static struct landing *new_landing(struct resp *r)
 /* Places the payload into iov, synchronously (eager) or by rendezvous. */
 static enum step_result place(struct resp *r, const struct xport_iov *iov, uint32_t iovcnt)
 {
-	struct landing *l = new_landing(r);
+	struct nic_landing *l = new_landing(r);
 	doca_error_t status;
 
 	if (!l) {
@@ -241,12 +264,13 @@ static enum step_result place(struct resp *r, const struct xport_iov *iov, uint3
 		return STEP_ERR_INTERNAL;
 	}
 	memcpy(l->iov, iov, iovcnt * sizeof(*iov));
-	status = xport_rx_receive(r->qp->worker->xport, r->rx, l->iov, iovcnt, landing_done, l);
+	status = xport_rx_receive(r->qp->worker->xport, r->rx, l->iov, iovcnt, landing_done, l,
+	                          &l->op);
 	if (status == DOCA_ERROR_IN_PROGRESS) {
 		r->key_held = false; /* the landing owns the key and the receive now */
 		r->recv = NULL;
 		r->qp->placing = true;
-		nic_qp_hold(r->qp);
+		track(r->qp, l);
 		return STEP_PLACING;
 	}
 	r->key_held = false;
@@ -272,10 +296,11 @@ static uint32_t recv_iov(const struct nic_wqe *recv, uint64_t len, struct xport_
 
 static void read_sent(void *arg, doca_error_t status)
 {
-	struct landing *l = arg;
+	struct nic_landing *l = arg;
 	struct nic_qp *qp = l->qp;
 
 	(void)status; /* a lost response shows at the requester */
+	untrack(qp, l);
 	sdoca_keys_release(&l->key);
 	free(l);
 	nic_qp_release(qp);
@@ -286,7 +311,7 @@ static void read_sent(void *arg, doca_error_t status)
 static enum step_result respond_read(struct resp *r)
 {
 	struct nic_msg resp = { .opcode = NIC_OP_READ_RESP, .seq = r->m->seq, .len = r->m->len };
-	struct landing *l = new_landing(r);
+	struct nic_landing *l = new_landing(r);
 	struct nic_qp *qp = r->qp;
 	size_t hdr_len;
 	doca_error_t status;
@@ -299,10 +324,12 @@ static enum step_result respond_read(struct resp *r)
 	l->iov[0].base = (void *)(uintptr_t)r->m->raddr;
 	l->iov[0].len = r->m->len;
 	l->key_held = r->key_held;
+	l->sending = true;
 	r->key_held = false;
-	status = xport_send(qp->ep, l->hdr, hdr_len, l->iov, r->m->len ? 1 : 0, read_sent, l);
+	status = xport_send(qp->ep, l->hdr, hdr_len, l->iov, r->m->len ? 1 : 0, read_sent, l,
+	                    &l->op);
 	if (status == DOCA_ERROR_IN_PROGRESS) {
-		nic_qp_hold(qp);
+		track(qp, l);
 		return STEP_DONE;
 	}
 	if (l->key_held)
@@ -324,7 +351,7 @@ static enum step_result respond_atomic(struct resp *r)
 		uint64_t expected = r->m->operand1;
 
 		__atomic_compare_exchange_n(target, &expected, r->m->operand2, false,
-					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 		resp.value = expected; /* the original value either way */
 	}
 	sdoca_keys_release(&r->m->key);
@@ -362,8 +389,8 @@ static const struct {
 	const char *name;
 	step_fn fn;
 } steps[] = {
-	{ "check_opcode", check_opcode },   { "check_resources", check_resources },
-	{ "check_length", check_length },   { "check_rkey", check_rkey },
+	{ "check_opcode", check_opcode }, { "check_resources", check_resources },
+	{ "check_length", check_length }, { "check_rkey", check_rkey },
 	{ "execute", execute },
 };
 
@@ -373,7 +400,7 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 	struct nic_qp *qp = r->qp;
 
 	SDOCA_WARN("QP %u: %s %u refused at %s: %s", qp->wire_id, nic_opcode_name(r->m->opcode),
-		   r->m->seq, step, errors[error].what);
+	           r->m->seq, step, errors[error].what);
 	if (r->key_held)
 		sdoca_keys_release(&r->m->key);
 	if (r->rx->desc)
@@ -385,10 +412,12 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 	} else if (r->recv) {
 		finish_recv(qp, r->recv, r->m, errors[error].recv_status);
 	}
-	struct nic_msg nak = { .opcode = NIC_OP_NAK, .seq = r->m->seq,
-			       .syndrome = errors[error].syndrome };
+	struct nic_msg nak = { .opcode = NIC_OP_NAK,
+		               .seq = r->m->seq,
+		               .syndrome = errors[error].syndrome };
 
 	nic_qp_send_control(qp, &nak);
+	qp->counters.naks_sent++;
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
 }
 
@@ -402,6 +431,12 @@ static enum step_result run(struct nic_qp *qp, const struct nic_msg *m, struct x
 
 		if (res == STEP_NEXT)
 			continue;
+		if (res == STEP_DONE || res == STEP_PLACING) {
+			qp->counters.requests_served++;
+			if (m->opcode != NIC_OP_READ && nic_op_is_request(m->opcode) &&
+			    m->opcode != NIC_OP_ATOMIC_FA && m->opcode != NIC_OP_ATOMIC_CS)
+				qp->counters.bytes_placed += m->len;
+		}
 		if (res >= STEP_ERR_ACCESS) {
 			refuse(&r, res, steps[i].name);
 			return STEP_DONE;
@@ -453,6 +488,7 @@ static void wait_for_recv(struct nic_qp *qp, uint32_t seq)
 		qp->waiting_recv = true;
 	}
 	if (qp->rnr_since_ns == 0) {
+		qp->counters.rnr_waits++;
 		qp->rnr_since_ns = nic_now_ns();
 		qp->rnr_notice_ns = qp->rnr_since_ns;
 		answer(qp, NIC_OP_RNR_WAIT, seq);
@@ -525,12 +561,14 @@ void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	if (qp->peer_rnr_retry != NIC_RNR_INFINITE) {
 		limit = qp->rnr_since_ns + (uint64_t)(qp->peer_rnr_retry + 1) * RNR_TIMER_NS;
 		if (now_ns >= limit) {
-			struct nic_msg nak = { .opcode = NIC_OP_NAK, .seq = qp->held_head->msg.seq,
-					       .syndrome = NIC_SYN_RNR_RETRY_EXCEEDED };
+			struct nic_msg nak = { .opcode = NIC_OP_NAK,
+				               .seq = qp->held_head->msg.seq,
+				               .syndrome = NIC_SYN_RNR_RETRY_EXCEEDED };
 
 			nic_qp_send_control(qp, &nak);
+			qp->counters.naks_sent++;
 			nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
-				    "no receive posted within the RNR retry count");
+			            "no receive posted within the RNR retry count");
 			return;
 		}
 		if (limit < *next_ns)
@@ -544,4 +582,23 @@ void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	}
 	if (notice < *next_ns)
 		*next_ns = notice;
+}
+
+void nic_resp_abandon(struct nic_qp *qp)
+{
+	while (qp->landings) {
+		struct nic_landing *l = qp->landings;
+
+		qp->landings = l->next;
+		if (l->op)
+			xport_op_abandon(l->op);
+		if (l->key_held)
+			sdoca_keys_release(&l->key);
+		if (l->recv)
+			finish_recv(qp, l->recv, &l->m, DOCA_ERROR_CONNECTION_RESET);
+		if (!l->sending)
+			qp->placing = false;
+		free(l);
+		qp->outstanding--;
+	}
 }

@@ -54,8 +54,10 @@ static struct {
 	struct entry *entries;
 	size_t count;
 	size_t cap;
-} svc = { .lock = PTHREAD_MUTEX_INITIALIZER, .not_busy = PTHREAD_COND_INITIALIZER,
-	  .epoll_fd = -1, .kick_fd = -1 };
+} svc = { .lock = PTHREAD_MUTEX_INITIALIZER,
+	  .not_busy = PTHREAD_COND_INITIALIZER,
+	  .epoll_fd = -1,
+	  .kick_fd = -1 };
 
 void nic_service_kick(void)
 {
@@ -81,20 +83,31 @@ static void check_peers(struct nic_worker *w)
 	}
 }
 
-/* Takes the worker over from an idle application; returns its next deadline. */
+/* Takes the worker over from an idle application; returns its next deadline.
+ * UCX can report events pending forever after a peer died (arm keeps saying
+ * busy while progress finds nothing): then look again in a millisecond
+ * instead of spinning with the lock held. */
 static uint64_t serve(struct nic_worker *w, bool peers)
 {
-	uint64_t next;
+	uint64_t next = UINT64_MAX;
+	bool armed = false;
 
 	nic_lock(w);
 	if (peers)
 		check_peers(w);
-	do {
+	for (int attempt = 0; attempt < 16 && !armed; attempt++) {
 		while (xport_worker_progress(w->xport))
 			;
 		next = nic_worker_timers(w, nic_now_ns());
-	} while (!xport_worker_arm(w->xport));
+		armed = xport_worker_arm(w->xport);
+	}
 	nic_unlock(w);
+	if (!armed) {
+		uint64_t soon = nic_now_ns() + APP_CHECK_NS;
+
+		if (soon < next)
+			next = soon;
+	}
 	return next;
 }
 
@@ -174,7 +187,8 @@ static void *service_main(void *arg)
 		for (int i = 0; i < got; i++) {
 			uint64_t count;
 
-			if (events[i].data.u64 == EV_KICK && read(svc.kick_fd, &count, sizeof(count)) < 0)
+			if (events[i].data.u64 == EV_KICK &&
+			    read(svc.kick_fd, &count, sizeof(count)) < 0)
 				continue;
 			if (events[i].data.u64 == EV_PEER)
 				atomic_store(&svc.peer_event, true);

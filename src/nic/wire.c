@@ -19,9 +19,9 @@ SDOCA_LOG_MODULE(wire);
 struct layout {
 	const char *name;
 	uint8_t size;
-	uint8_t imm_at;      /* 0: none */
-	uint8_t operands;    /* atomic operands after the RDMA extension */
-	uint8_t payload;     /* 1: the length field is the payload length */
+	uint8_t imm_at;   /* 0: none */
+	uint8_t operands; /* atomic operands after the RDMA extension */
+	uint8_t payload;  /* 1: the length field is the payload length */
 };
 
 static const struct layout layouts[] = {
@@ -92,26 +92,26 @@ size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
 	return l->size;
 }
 
-doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len,
-			     struct nic_msg *m)
+doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len, struct nic_msg *m)
 {
 	const uint8_t *p = hdr;
 	const struct layout *l;
 
 	if (!hdr || hdr_len < COMMON)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)", hdr_len);
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)",
+		           hdr_len);
 	if (p[0] != NIC_WIRE_VERSION)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message of protocol version %u (expected %u)",
-			   p[0], NIC_WIRE_VERSION);
+		           p[0], NIC_WIRE_VERSION);
 	l = layout_of(p[1]);
 	if (!l)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
 	if (hdr_len != l->size)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %u)", l->name,
-			   hdr_len, l->size);
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %u)",
+		           l->name, hdr_len, l->size);
 	if (sdoca_get_le16(p + 2) != 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
-			   sdoca_get_le16(p + 2));
+		           sdoca_get_le16(p + 2));
 	memset(m, 0, sizeof(*m));
 	m->opcode = p[1];
 	m->qp = sdoca_get_le32(p + 4);
@@ -120,14 +120,14 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	m->token = sdoca_get_le64(p + 16);
 	if (m->len > NIC_MAX_MESSAGE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s of %u bytes exceeds the 2 GiB limit",
-			   l->name, m->len);
+		           l->name, m->len);
 	if (l->payload ? payload_len != m->len : payload_len != 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "%s declares %u bytes but carries a payload of %zu", l->name, m->len,
-			   payload_len);
+		           "%s declares %u bytes but carries a payload of %zu", l->name, m->len,
+		           payload_len);
 	if ((m->opcode == NIC_OP_ATOMIC_FA || m->opcode == NIC_OP_ATOMIC_CS) && m->len != 8)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes (atomics are 8 bytes)", l->name,
-			   m->len);
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes (atomics are 8 bytes)",
+		           l->name, m->len);
 	if (nic_op_has_rkey(m->opcode)) {
 		sdoca_key_decode(p + COMMON, &m->key);
 		m->raddr = sdoca_get_le64(p + COMMON + SDOCA_KEY_WIRE_SIZE);
@@ -142,7 +142,7 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 		m->syndrome = sdoca_get_le32(p + COMMON);
 		if (m->syndrome < NIC_SYN_REMOTE_ACCESS || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "NAK with unknown syndrome %u",
-				   m->syndrome);
+			           m->syndrome);
 	}
 	if (m->opcode == NIC_OP_ATOMIC_RESP)
 		m->value = sdoca_get_le64(p + COMMON);

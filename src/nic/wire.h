@@ -70,7 +70,7 @@ struct nic_msg {
 	uint64_t token;
 	struct sdoca_key key;
 	uint64_t raddr;
-	uint8_t imm[4]; /* a doca_be32_t, carried as bytes */
+	uint8_t imm[4];    /* a doca_be32_t, carried as bytes */
 	uint64_t operand1; /* fetch-add: add; compare-swap: compare */
 	uint64_t operand2; /* compare-swap: swap */
 	uint32_t syndrome;
@@ -94,7 +94,7 @@ size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR]);
 /* Decodes and validates a header and the size of the payload that came with it.
  * INVALID_VALUE (with a log line) for anything malformed. */
 doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len,
-			     struct nic_msg *m);
+                             struct nic_msg *m);
 
 /* Header size of an opcode, 0 if unknown. */
 size_t nic_wire_header_size(uint8_t opcode);

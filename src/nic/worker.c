@@ -57,7 +57,8 @@ static void malformed(struct nic_worker *w, const uint8_t *hdr, size_t hdr_len)
 		return;
 	qp = nic_worker_find_qp(w, sdoca_get_le32(hdr + 4), sdoca_get_le64(hdr + 16));
 	if (qp)
-		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "malformed message from the peer");
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
+		            "malformed message from the peer");
 }
 
 static void disconnected(struct nic_qp *qp)
@@ -68,7 +69,7 @@ static void disconnected(struct nic_qp *qp)
 	qp->state = NIC_QP_CLOSED;
 	if (qp->num_inflight > 0)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-			    "the peer disconnected with requests in flight");
+		            "the peer disconnected with requests in flight");
 }
 
 /* Transport receive callback; the worker lock is held. */

@@ -15,54 +15,56 @@ SDOCA_LOG_MODULE(rdma_v205);
 
 /* Prototypes: these are what doca_rdma.h declares for 2.5 programs. */
 doca_error_t softdoca_v205_doca_rdma_export(const struct doca_rdma *rdma, const void **details,
-					    size_t *size);
+                                            size_t *size);
 doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma *rdma, const void *details,
-					     size_t size);
+                                             size_t size);
 doca_error_t softdoca_v205_doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
-						    struct doca_dpa_dev_rdma **dpa_rdma);
+                                                    struct doca_dpa_dev_rdma **dpa_rdma);
 doca_error_t softdoca_v205_doca_rdma_task_send_allocate_init(struct doca_rdma *rdma,
-							     const struct doca_buf *src_buf,
-							     union doca_data user_data,
-							     struct doca_rdma_task_send **task);
+                                                             const struct doca_buf *src_buf,
+                                                             union doca_data user_data,
+                                                             struct doca_rdma_task_send **task);
 doca_error_t softdoca_v205_doca_rdma_task_send_imm_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, doca_be32_t immediate_data,
-	union doca_data user_data, struct doca_rdma_task_send_imm **task);
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, doca_be32_t immediate_data,
+        union doca_data user_data, struct doca_rdma_task_send_imm **task);
 doca_error_t softdoca_v205_doca_rdma_task_read_allocate_init(struct doca_rdma *rdma,
-							     const struct doca_buf *src_buf,
-							     struct doca_buf *dst_buf,
-							     union doca_data user_data,
-							     struct doca_rdma_task_read **task);
+                                                             const struct doca_buf *src_buf,
+                                                             struct doca_buf *dst_buf,
+                                                             union doca_data user_data,
+                                                             struct doca_rdma_task_read **task);
 doca_error_t softdoca_v205_doca_rdma_task_write_allocate_init(struct doca_rdma *rdma,
-							      const struct doca_buf *src_buf,
-							      struct doca_buf *dst_buf,
-							      union doca_data user_data,
-							      struct doca_rdma_task_write **task);
+                                                              const struct doca_buf *src_buf,
+                                                              struct doca_buf *dst_buf,
+                                                              union doca_data user_data,
+                                                              struct doca_rdma_task_write **task);
 doca_error_t softdoca_v205_doca_rdma_task_write_imm_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-	doca_be32_t immediate_data, union doca_data user_data, struct doca_rdma_task_write_imm **task);
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
+        doca_be32_t immediate_data, union doca_data user_data,
+        struct doca_rdma_task_write_imm **task);
 doca_error_t softdoca_v205_doca_rdma_task_atomic_cmp_swp_allocate_init(
-	struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
-	uint64_t cmp_data, uint64_t swap_data, union doca_data user_data,
-	struct doca_rdma_task_atomic_cmp_swp **task);
+        struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
+        uint64_t cmp_data, uint64_t swap_data, union doca_data user_data,
+        struct doca_rdma_task_atomic_cmp_swp **task);
 doca_error_t softdoca_v205_doca_rdma_task_atomic_fetch_add_allocate_init(
-	struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
-	uint64_t add_data, union doca_data user_data, struct doca_rdma_task_atomic_fetch_add **task);
+        struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
+        uint64_t add_data, union doca_data user_data,
+        struct doca_rdma_task_atomic_fetch_add **task);
 doca_error_t softdoca_v205_doca_rdma_task_remote_net_sync_event_get_allocate_init(
-	struct doca_rdma *rdma, const struct doca_sync_event_remote_net *event,
-	struct doca_buf *dst_buf, union doca_data user_data,
-	struct doca_rdma_task_remote_net_sync_event_get **task);
+        struct doca_rdma *rdma, const struct doca_sync_event_remote_net *event,
+        struct doca_buf *dst_buf, union doca_data user_data,
+        struct doca_rdma_task_remote_net_sync_event_get **task);
 doca_error_t softdoca_v205_doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
-	struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
-	const struct doca_buf *src_buf, union doca_data user_data,
-	struct doca_rdma_task_remote_net_sync_event_notify_set **task);
+        struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
+        const struct doca_buf *src_buf, union doca_data user_data,
+        struct doca_rdma_task_remote_net_sync_event_notify_set **task);
 doca_error_t softdoca_v205_doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
-	struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
-	struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
-	struct doca_rdma_task_remote_net_sync_event_notify_add **task);
+        struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
+        struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
+        struct doca_rdma_task_remote_net_sync_event_notify_add **task);
 
 /* Exporting again gives the same connection: 2.5 contexts have one. */
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_export(const struct doca_rdma *rdma,
-							      const void **details, size_t *size)
+                                                              const void **details, size_t *size)
 {
 	struct doca_rdma *r = (struct doca_rdma *)rdma;
 	struct doca_rdma_connection *conn;
@@ -80,7 +82,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_export(const struct doca_
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma *rdma,
-							       const void *details, size_t size)
+                                                               const void *details, size_t size)
 {
 	struct doca_rdma_connection *conn;
 
@@ -92,8 +94,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma 
 	return rdma_connect(rdma, details, size, conn);
 }
 
-DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
-								      struct doca_dpa_dev_rdma **dpa_rdma)
+DOCA_EXPERIMENTAL doca_error_t
+softdoca_v205_doca_rdma_get_dpa_handle(struct doca_rdma *rdma, struct doca_dpa_dev_rdma **dpa_rdma)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(dpa_rdma);
@@ -103,87 +105,87 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_get_dpa_handle(struct doc
 #define IMPLICIT(rdma) ((rdma) ? rdma_implicit_connection(rdma) : NULL)
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_send_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, union doca_data user_data,
-	struct doca_rdma_task_send **task)
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, union doca_data user_data,
+        struct doca_rdma_task_send **task)
 {
 	return doca_rdma_task_send_allocate_init(rdma, IMPLICIT(rdma), src_buf, user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_send_imm_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, doca_be32_t immediate_data,
-	union doca_data user_data, struct doca_rdma_task_send_imm **task)
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, doca_be32_t immediate_data,
+        union doca_data user_data, struct doca_rdma_task_send_imm **task)
 {
 	return doca_rdma_task_send_imm_allocate_init(rdma, IMPLICIT(rdma), src_buf, immediate_data,
-						     user_data, task);
+	                                             user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_read_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-	union doca_data user_data, struct doca_rdma_task_read **task)
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
+        union doca_data user_data, struct doca_rdma_task_read **task)
 {
 	return doca_rdma_task_read_allocate_init(rdma, IMPLICIT(rdma), src_buf, dst_buf, user_data,
-						 task);
+	                                         task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_write_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-	union doca_data user_data, struct doca_rdma_task_write **task)
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
+        union doca_data user_data, struct doca_rdma_task_write **task)
 {
 	return doca_rdma_task_write_allocate_init(rdma, IMPLICIT(rdma), src_buf, dst_buf, user_data,
-						  task);
+	                                          task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_write_imm_allocate_init(
-	struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-	doca_be32_t immediate_data, union doca_data user_data, struct doca_rdma_task_write_imm **task)
+        struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
+        doca_be32_t immediate_data, union doca_data user_data,
+        struct doca_rdma_task_write_imm **task)
 {
 	return doca_rdma_task_write_imm_allocate_init(rdma, IMPLICIT(rdma), src_buf, dst_buf,
-						      immediate_data, user_data, task);
+	                                              immediate_data, user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_atomic_cmp_swp_allocate_init(
-	struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
-	uint64_t cmp_data, uint64_t swap_data, union doca_data user_data,
-	struct doca_rdma_task_atomic_cmp_swp **task)
+        struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
+        uint64_t cmp_data, uint64_t swap_data, union doca_data user_data,
+        struct doca_rdma_task_atomic_cmp_swp **task)
 {
-	return doca_rdma_task_atomic_cmp_swp_allocate_init(rdma, IMPLICIT(rdma), dst_buf,
-							   result_buf, cmp_data, swap_data,
-							   user_data, task);
+	return doca_rdma_task_atomic_cmp_swp_allocate_init(
+	        rdma, IMPLICIT(rdma), dst_buf, result_buf, cmp_data, swap_data, user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_atomic_fetch_add_allocate_init(
-	struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
-	uint64_t add_data, union doca_data user_data, struct doca_rdma_task_atomic_fetch_add **task)
+        struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
+        uint64_t add_data, union doca_data user_data, struct doca_rdma_task_atomic_fetch_add **task)
 {
 	return doca_rdma_task_atomic_fetch_add_allocate_init(rdma, IMPLICIT(rdma), dst_buf,
-							     result_buf, add_data, user_data, task);
+	                                                     result_buf, add_data, user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_task_remote_net_sync_event_get_allocate_init(
-	struct doca_rdma *rdma, const struct doca_sync_event_remote_net *event,
-	struct doca_buf *dst_buf, union doca_data user_data,
-	struct doca_rdma_task_remote_net_sync_event_get **task)
+        struct doca_rdma *rdma, const struct doca_sync_event_remote_net *event,
+        struct doca_buf *dst_buf, union doca_data user_data,
+        struct doca_rdma_task_remote_net_sync_event_get **task)
 {
 	return doca_rdma_task_remote_net_sync_event_get_allocate_init(rdma, IMPLICIT(rdma), event,
-								      dst_buf, user_data, task);
+	                                                              dst_buf, user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 softdoca_v205_doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
-	struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
-	const struct doca_buf *src_buf, union doca_data user_data,
-	struct doca_rdma_task_remote_net_sync_event_notify_set **task)
+        struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
+        const struct doca_buf *src_buf, union doca_data user_data,
+        struct doca_rdma_task_remote_net_sync_event_notify_set **task)
 {
 	return doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
-		rdma, IMPLICIT(rdma), event, src_buf, user_data, task);
+	        rdma, IMPLICIT(rdma), event, src_buf, user_data, task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 softdoca_v205_doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
-	struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
-	struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
-	struct doca_rdma_task_remote_net_sync_event_notify_add **task)
+        struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
+        struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
+        struct doca_rdma_task_remote_net_sync_event_notify_add **task)
 {
 	return doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
-		rdma, IMPLICIT(rdma), event, result_buf, add_data, user_data, task);
+	        rdma, IMPLICIT(rdma), event, result_buf, add_data, user_data, task);
 }

@@ -67,7 +67,7 @@ static doca_error_t build_blob(struct doca_rdma *rdma, struct doca_rdma_connecti
 }
 
 doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
-			 struct doca_rdma_connection **out)
+                         struct doca_rdma_connection **out)
 {
 	struct nic_qp_attr attr = {
 		.access = rdma->permissions,
@@ -80,12 +80,12 @@ doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
 
 	if (!can_connect(rdma))
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "doca_rdma_export: the context must be STARTING or RUNNING");
+		           "doca_rdma_export: the context must be STARTING or RUNNING");
 	if (rdma->num_conns == rdma->max_num_connections)
 		SDOCA_FAIL(DOCA_ERROR_FULL,
-			   "doca_rdma_export: all %u connections are used (doca_rdma_set_max_num_"
-			   "connections)",
-			   rdma->max_num_connections);
+		           "doca_rdma_export: all %u connections are used (doca_rdma_set_max_num_"
+		           "connections)",
+		           rdma->max_num_connections);
 	conn = calloc(1, sizeof(*conn));
 	if (!conn)
 		return DOCA_ERROR_NO_MEMORY;
@@ -117,7 +117,7 @@ static bool owns(const struct doca_rdma *rdma, const struct doca_rdma_connection
 }
 
 doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
-			  struct doca_rdma_connection *conn)
+                          struct doca_rdma_connection *conn)
 {
 	const uint8_t *body;
 	size_t body_len;
@@ -125,14 +125,15 @@ doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
 
 	if (!can_connect(rdma))
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-			   "doca_rdma_connect: the context must be STARTING or RUNNING");
+		           "doca_rdma_connect: the context must be STARTING or RUNNING");
 	if (!owns(rdma, conn))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_rdma_connect: the connection was not exported by this context");
+		           "doca_rdma_connect: the connection was not exported by this context");
 	if (conn->connected)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_rdma_connect: connection %u is already "
-						 "connected",
-			   conn->id);
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_rdma_connect: connection %u is already "
+		           "connected",
+		           conn->id);
 	status = sdoca_blob_open(blob, len, SDOCA_BLOB_RDMA_CONNECTION, &body, &body_len);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -159,6 +160,9 @@ void rdma_connections_stop(struct doca_rdma *rdma)
 		struct doca_rdma_connection *conn = rdma->conns[i];
 
 		if (conn->qp) {
+			nic_lock(rdma->worker);
+			conn->final_counters = conn->qp->counters;
+			nic_unlock(rdma->worker);
 			nic_qp_destroy(conn->qp, DOCA_ERROR_CONNECTION_ABORTED);
 			conn->qp = NULL;
 		}
@@ -177,32 +181,32 @@ void rdma_connections_free(struct doca_rdma *rdma)
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_export(struct doca_rdma *rdma,
-						const void **local_rdma_conn_details,
-						size_t *local_rdma_conn_details_size,
-						struct doca_rdma_connection **rdma_connection)
+                                                const void **local_rdma_conn_details,
+                                                size_t *local_rdma_conn_details_size,
+                                                struct doca_rdma_connection **rdma_connection)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(local_rdma_conn_details);
 	SDOCA_CHECK_ARG(local_rdma_conn_details_size);
 	SDOCA_CHECK_ARG(rdma_connection);
 	return rdma_export(rdma, local_rdma_conn_details, local_rdma_conn_details_size,
-			   rdma_connection);
+	                   rdma_connection);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
-						 const void *remote_rdma_conn_details,
-						 size_t remote_rdma_conn_details_size,
-						 struct doca_rdma_connection *rdma_connection)
+                                                 const void *remote_rdma_conn_details,
+                                                 size_t remote_rdma_conn_details_size,
+                                                 struct doca_rdma_connection *rdma_connection)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(remote_rdma_conn_details);
 	SDOCA_CHECK_ARG(rdma_connection);
 	return rdma_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size,
-			    rdma_connection);
+	                    rdma_connection);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdma_connection *conn,
-							   uint32_t *connection_id)
+                                                           uint32_t *connection_id)
 {
 	SDOCA_CHECK_ARG(conn);
 	SDOCA_CHECK_ARG(connection_id);
@@ -210,20 +214,34 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdm
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_connection_set_user_data(struct doca_rdma_connection *conn, union doca_data user_data)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_set_user_data(struct doca_rdma_connection *conn,
+                                                                  union doca_data user_data)
 {
 	SDOCA_CHECK_ARG(conn);
 	conn->user_data = user_data;
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_connection_get_user_data(const struct doca_rdma_connection *conn,
-				   union doca_data *user_data)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
+        const struct doca_rdma_connection *conn, union doca_data *user_data)
 {
 	SDOCA_CHECK_ARG(conn);
 	SDOCA_CHECK_ARG(user_data);
 	*user_data = conn->user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
+        const struct doca_rdma_connection *rdma_connection, struct softdoca_rdma_counters *counters)
+{
+	SDOCA_CHECK_ARG(rdma_connection);
+	SDOCA_CHECK_ARG(counters);
+	if (!rdma_connection->qp) {
+		*counters = rdma_connection->final_counters;
+		return DOCA_SUCCESS;
+	}
+	nic_lock(rdma_connection->rdma->worker);
+	*counters = rdma_connection->qp->counters;
+	nic_unlock(rdma_connection->rdma->worker);
 	return DOCA_SUCCESS;
 }

@@ -143,16 +143,16 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma)
 			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__); \
 	} while (0)
 
-#define RDMA_GETTER(rdma, out, field)                                                              \
-	do {                                                                                       \
-		SDOCA_CHECK_ARG(rdma);                                                             \
-		SDOCA_CHECK_ARG(out);                                                              \
-		*(out) = (rdma)->field;                                                            \
-		return DOCA_SUCCESS;                                                               \
+#define RDMA_GETTER(rdma, out, field)   \
+	do {                            \
+		SDOCA_CHECK_ARG(rdma);  \
+		SDOCA_CHECK_ARG(out);   \
+		*(out) = (rdma)->field; \
+		return DOCA_SUCCESS;    \
 	} while (0)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma,
-							     uint32_t send_queue_size)
+                                                             uint32_t send_queue_size)
 {
 	CHECK_IDLE(rdma);
 	SDOCA_CHECK_ARG(send_queue_size > 0 && send_queue_size <= RDMA_MAX_QUEUE_SIZE);
@@ -161,7 +161,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *r
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *rdma,
-							     uint32_t recv_queue_size)
+                                                             uint32_t recv_queue_size)
 {
 	CHECK_IDLE(rdma);
 	SDOCA_CHECK_ARG(recv_queue_size > 0 && recv_queue_size <= RDMA_MAX_QUEUE_SIZE);
@@ -170,17 +170,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *r
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_rdma *rdma,
-								   uint32_t max_send_buf_list_len)
+                                                                   uint32_t max_send_buf_list_len)
 {
 	CHECK_IDLE(rdma);
 	SDOCA_CHECK_ARG(max_send_buf_list_len > 0 &&
-			max_send_buf_list_len <= RDMA_MAX_BUF_LIST_LEN);
+	                max_send_buf_list_len <= RDMA_MAX_BUF_LIST_LEN);
 	rdma->max_send_buf_list_len = max_send_buf_list_len;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rdma,
-							    enum doca_rdma_transport_type type)
+                                                            enum doca_rdma_transport_type type)
 {
 	CHECK_IDLE(rdma);
 	if (type == DOCA_RDMA_TRANSPORT_TYPE_DC)
@@ -200,22 +200,22 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum do
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma,
-							 uint32_t permissions)
+                                                         uint32_t permissions)
 {
 	const uint32_t known = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-			       DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	                       DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 
 	CHECK_IDLE(rdma);
 	if (permissions & ~known)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_rdma_set_permissions: 0x%x are not RDMA permissions",
-			   permissions & ~known);
+		           "doca_rdma_set_permissions: 0x%x are not RDMA permissions",
+		           permissions & ~known);
 	rdma->permissions = permissions;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma,
-							 uint8_t grh_enabled)
+                                                         uint8_t grh_enabled)
 {
 	CHECK_IDLE(rdma);
 	rdma->grh_enabled = grh_enabled ? 1 : 0;
@@ -227,8 +227,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, u
 	CHECK_IDLE(rdma);
 	if (gid_index >= rdma->ctx.dev->info.num_gids)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_rdma_set_gid_index: device %s has %u GIDs", rdma->ctx.dev->info.ibdev_name,
-			   rdma->ctx.dev->info.num_gids);
+		           "doca_rdma_set_gid_index: device %s has %u GIDs",
+		           rdma->ctx.dev->info.ibdev_name, rdma->ctx.dev->info.num_gids);
 	rdma->gid_index = gid_index;
 	return DOCA_SUCCESS;
 }
@@ -242,7 +242,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma,
-									uint16_t timeout)
+                                                                        uint16_t timeout)
 {
 	CHECK_IDLE(rdma);
 	rdma->connection_request_timeout = timeout;
@@ -250,7 +250,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct d
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdma *rdma,
-								 uint16_t max_num_connections)
+                                                                 uint16_t max_num_connections)
 {
 	CHECK_IDLE(rdma);
 	SDOCA_CHECK_ARG(max_num_connections > 0 && max_num_connections <= RDMA_MAX_CONNECTIONS);
@@ -259,7 +259,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdm
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma,
-							     uint8_t rnr_retry_count)
+                                                             uint8_t rnr_retry_count)
 {
 	CHECK_IDLE(rdma);
 	SDOCA_CHECK_ARG(rnr_retry_count <= NIC_RNR_INFINITE);
@@ -268,49 +268,49 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *r
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma,
-							     uint32_t *send_queue_size)
+                                                             uint32_t *send_queue_size)
 {
 	RDMA_GETTER(rdma, send_queue_size, send_queue_size);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma,
-							     uint32_t *recv_queue_size)
+                                                             uint32_t *recv_queue_size)
 {
 	RDMA_GETTER(rdma, recv_queue_size, recv_queue_size);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma,
-								   uint32_t *max_send_buf_list_len)
+                                                                   uint32_t *max_send_buf_list_len)
 {
 	RDMA_GETTER(rdma, max_send_buf_list_len, max_send_buf_list_len);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(const struct doca_rdma *rdma,
-							    enum doca_rdma_transport_type *type)
+                                                            enum doca_rdma_transport_type *type)
 {
 	RDMA_GETTER(rdma, type, transport_type);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
-						 enum doca_mtu_size *mtu)
+                                                 enum doca_mtu_size *mtu)
 {
 	RDMA_GETTER(rdma, mtu, mtu);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma,
-							 uint32_t *permissions)
+                                                         uint32_t *permissions)
 {
 	RDMA_GETTER(rdma, permissions, permissions);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma,
-							 uint8_t *grh_enabled)
+                                                         uint8_t *grh_enabled)
 {
 	RDMA_GETTER(rdma, grh_enabled, grh_enabled);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma,
-						       uint32_t *gid_index)
+                                                       uint32_t *gid_index)
 {
 	RDMA_GETTER(rdma, gid_index, gid_index);
 }
@@ -320,83 +320,81 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, ui
 	RDMA_GETTER(rdma, sl, sl);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma,
-									uint16_t *timeout)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma, uint16_t *timeout)
 {
 	RDMA_GETTER(rdma, timeout, connection_request_timeout);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma,
-								 uint16_t *max_num_connections)
+                                                                 uint16_t *max_num_connections)
 {
 	RDMA_GETTER(rdma, max_num_connections, max_num_connections);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma,
-							     uint8_t *rnr_retry_count)
+                                                             uint8_t *rnr_retry_count)
 {
 	RDMA_GETTER(rdma, rnr_retry_count, rnr_retry_count);
 }
 
 /* --- capabilities: the same for every softdoca device --- */
 
-#define CAP_VALUE(devinfo, out, value)                                                             \
-	do {                                                                                       \
-		SDOCA_CHECK_ARG(devinfo);                                                          \
-		SDOCA_CHECK_ARG(out);                                                              \
-		*(out) = (value);                                                                  \
-		return DOCA_SUCCESS;                                                               \
+#define CAP_VALUE(devinfo, out, value)    \
+	do {                              \
+		SDOCA_CHECK_ARG(devinfo); \
+		SDOCA_CHECK_ARG(out);     \
+		*(out) = (value);         \
+		return DOCA_SUCCESS;      \
 	} while (0)
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
-								     uint32_t *max_recv_queue_size)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(
+        const struct doca_devinfo *devinfo, uint32_t *max_recv_queue_size)
 {
 	CAP_VALUE(devinfo, max_recv_queue_size, RDMA_MAX_QUEUE_SIZE);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(const struct doca_devinfo *devinfo,
-								     uint32_t *max_send_queue_size)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(
+        const struct doca_devinfo *devinfo, uint32_t *max_send_queue_size)
 {
 	CAP_VALUE(devinfo, max_send_queue_size, RDMA_MAX_QUEUE_SIZE);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_cap_get_max_send_buf_list_len(const struct doca_devinfo *devinfo,
-					uint32_t *max_send_buf_list_len)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_buf_list_len(
+        const struct doca_devinfo *devinfo, uint32_t *max_send_buf_list_len)
 {
 	CAP_VALUE(devinfo, max_send_buf_list_len, RDMA_MAX_BUF_LIST_LEN);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo,
-								  uint32_t *max_message_size)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo, uint32_t *max_message_size)
 {
 	CAP_VALUE(devinfo, max_message_size, RDMA_MAX_MESSAGE_SIZE);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid_table_size(const struct doca_devinfo *devinfo,
-								uint32_t *gid_table_size)
+                                                                uint32_t *gid_table_size)
 {
 	CAP_VALUE(devinfo, gid_table_size, devinfo->num_gids);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(const struct doca_devinfo *devinfo,
-						     uint32_t start_index, uint32_t num_entries,
-						     struct doca_rdma_gid *gid_array)
+                                                     uint32_t start_index, uint32_t num_entries,
+                                                     struct doca_rdma_gid *gid_array)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(gid_array);
 	if ((uint64_t)start_index + num_entries > devinfo->num_gids)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "doca_rdma_cap_get_gid: entries %u..%u asked, the table has %u",
-			   start_index, start_index + num_entries, devinfo->num_gids);
+		           "doca_rdma_cap_get_gid: entries %u..%u asked, the table has %u",
+		           start_index, start_index + num_entries, devinfo->num_gids);
 	for (uint32_t i = 0; i < num_entries; i++)
 		memcpy(gid_array[i].raw, devinfo->gids[start_index + i].raw, DOCA_GID_BYTE_LENGTH);
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_cap_transport_type_is_supported(const struct doca_devinfo *devinfo,
-					  enum doca_rdma_transport_type transport_type)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
+        const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	if (transport_type == DOCA_RDMA_TRANSPORT_TYPE_RC)
@@ -407,7 +405,7 @@ doca_rdma_cap_transport_type_is_supported(const struct doca_devinfo *devinfo,
 /* --- the GPU and DPA data paths --- */
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
-							doca_dpa_dev_rdma_t *dpa_rdma)
+                                                        doca_dpa_dev_rdma_t *dpa_rdma)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(dpa_rdma);
@@ -415,7 +413,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
-							struct doca_gpu_dev_rdma **gpu_rdma)
+                                                        struct doca_gpu_dev_rdma **gpu_rdma)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(gpu_rdma);
@@ -423,7 +421,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma,
-							       struct doca_dpa_completion *dpa_comp)
+                                                               struct doca_dpa_completion *dpa_comp)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(dpa_comp);

@@ -48,6 +48,7 @@ struct doca_rdma_connection {
 	uint8_t *blob;
 	size_t blob_len;
 	bool connected;
+	struct softdoca_rdma_counters final_counters; /* kept when the QP goes */
 };
 
 struct doca_rdma {
@@ -94,9 +95,9 @@ struct rdma_task {
 };
 
 /* The public task types are the common task under their own name. */
-#define RDMA_PUBLIC_TASK(name)                                                                     \
-	struct doca_rdma_task_##name {                                                             \
-		struct rdma_task t;                                                                \
+#define RDMA_PUBLIC_TASK(name)         \
+	struct doca_rdma_task_##name { \
+		struct rdma_task t;    \
 	}
 RDMA_PUBLIC_TASK(receive);
 RDMA_PUBLIC_TASK(send);
@@ -120,20 +121,20 @@ static inline struct doca_rdma *rdma_of(struct doca_ctx *ctx)
 uint32_t doca_rdma_task_receive_get_result_length(const struct doca_rdma_task_receive *task);
 uint32_t doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read *task);
 uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
-	const struct doca_rdma_task_remote_net_sync_event_get *task);
+        const struct doca_rdma_task_remote_net_sync_event_get *task);
 
 /* tasks.c */
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
-				sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
+                                sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
-			     struct doca_rdma_connection *conn, union doca_data user_data,
-			     struct rdma_task **task);
+                             struct doca_rdma_connection *conn, union doca_data user_data,
+                             struct rdma_task **task);
 
 /* connection.c */
 doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
-			 struct doca_rdma_connection **conn);
+                         struct doca_rdma_connection **conn);
 doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
-			  struct doca_rdma_connection *conn);
+                          struct doca_rdma_connection *conn);
 /* The connection a DOCA 2.5 program means (it has exactly one). */
 struct doca_rdma_connection *rdma_implicit_connection(struct doca_rdma *rdma);
 void rdma_connections_stop(struct doca_rdma *rdma);

@@ -25,8 +25,8 @@ doca_rdma_cap_task_remote_net_sync_event_get_is_supported(const struct doca_devi
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_set_conf(
-	struct doca_rdma *rdma, doca_rdma_task_remote_net_sync_event_get_completion_cb_t ok,
-	doca_rdma_task_remote_net_sync_event_get_completion_cb_t err, uint32_t num_tasks)
+        struct doca_rdma *rdma, doca_rdma_task_remote_net_sync_event_get_completion_cb_t ok,
+        doca_rdma_task_remote_net_sync_event_get_completion_cb_t err, uint32_t num_tasks)
 {
 	(void)ok;
 	(void)err;
@@ -36,9 +36,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_set_conf
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate_init(
-	struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-	const struct doca_sync_event_remote_net *event, struct doca_buf *dst_buf,
-	union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_get **task)
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn,
+        const struct doca_sync_event_remote_net *event, struct doca_buf *dst_buf,
+        union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_get **task)
 {
 	(void)conn;
 	(void)event;
@@ -50,14 +50,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate
 }
 
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_get_as_task(
-	struct doca_rdma_task_remote_net_sync_event_get *task)
+        struct doca_rdma_task_remote_net_sync_event_get *task)
 {
 	return task ? &task->t.base : NULL;
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_sync_event(
-	struct doca_rdma_task_remote_net_sync_event_get *task,
-	const struct doca_sync_event_remote_net *event)
+        struct doca_rdma_task_remote_net_sync_event_get *task,
+        const struct doca_sync_event_remote_net *event)
 {
 	(void)task;
 	(void)event;
@@ -66,7 +66,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_sync_event(
 
 DOCA_EXPERIMENTAL const struct doca_sync_event_remote_net *
 doca_rdma_task_remote_net_sync_event_get_get_sync_event(
-	const struct doca_rdma_task_remote_net_sync_event_get *task)
+        const struct doca_rdma_task_remote_net_sync_event_get *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -74,7 +74,7 @@ doca_rdma_task_remote_net_sync_event_get_get_sync_event(
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_dst_buf(
-	struct doca_rdma_task_remote_net_sync_event_get *task, struct doca_buf *dst_buf)
+        struct doca_rdma_task_remote_net_sync_event_get *task, struct doca_buf *dst_buf)
 {
 	(void)task;
 	(void)dst_buf;
@@ -82,7 +82,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_dst_buf(
 }
 
 DOCA_EXPERIMENTAL struct doca_buf *doca_rdma_task_remote_net_sync_event_get_get_dst_buf(
-	const struct doca_rdma_task_remote_net_sync_event_get *task)
+        const struct doca_rdma_task_remote_net_sync_event_get *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -90,7 +90,7 @@ DOCA_EXPERIMENTAL struct doca_buf *doca_rdma_task_remote_net_sync_event_get_get_
 }
 
 DOCA_EXPERIMENTAL uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_len(
-	const struct doca_rdma_task_remote_net_sync_event_get *task)
+        const struct doca_rdma_task_remote_net_sync_event_get *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -98,7 +98,7 @@ DOCA_EXPERIMENTAL uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_l
 }
 
 DOCA_EXPERIMENTAL uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
-	const struct doca_rdma_task_remote_net_sync_event_get *task)
+        const struct doca_rdma_task_remote_net_sync_event_get *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -106,7 +106,7 @@ DOCA_EXPERIMENTAL uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_l
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_rdma_connection(
-	struct doca_rdma_task_remote_net_sync_event_get *task, struct doca_rdma_connection *conn)
+        struct doca_rdma_task_remote_net_sync_event_get *task, struct doca_rdma_connection *conn)
 {
 	(void)task;
 	(void)conn;
@@ -115,7 +115,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_rdma_connect
 
 DOCA_EXPERIMENTAL const struct doca_rdma_connection *
 doca_rdma_task_remote_net_sync_event_get_get_rdma_connection(
-	const struct doca_rdma_task_remote_net_sync_event_get *task)
+        const struct doca_rdma_task_remote_net_sync_event_get *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -130,8 +130,8 @@ doca_rdma_cap_task_remote_net_sync_event_notify_set_is_supported(const struct do
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_set_conf(
-	struct doca_rdma *rdma, doca_rdma_task_remote_net_sync_event_notify_set_completion_cb_t ok,
-	doca_rdma_task_remote_net_sync_event_notify_set_completion_cb_t err, uint32_t num_tasks)
+        struct doca_rdma *rdma, doca_rdma_task_remote_net_sync_event_notify_set_completion_cb_t ok,
+        doca_rdma_task_remote_net_sync_event_notify_set_completion_cb_t err, uint32_t num_tasks)
 {
 	(void)ok;
 	(void)err;
@@ -141,9 +141,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_s
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
-	struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-	struct doca_sync_event_remote_net *event, const struct doca_buf *src_buf,
-	union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_set **task)
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn,
+        struct doca_sync_event_remote_net *event, const struct doca_buf *src_buf,
+        union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_set **task)
 {
 	(void)conn;
 	(void)event;
@@ -155,14 +155,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_a
 }
 
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_notify_set_as_task(
-	struct doca_rdma_task_remote_net_sync_event_notify_set *task)
+        struct doca_rdma_task_remote_net_sync_event_notify_set *task)
 {
 	return task ? &task->t.base : NULL;
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_set_set_sync_event(
-	struct doca_rdma_task_remote_net_sync_event_notify_set *task,
-	struct doca_sync_event_remote_net *event)
+        struct doca_rdma_task_remote_net_sync_event_notify_set *task,
+        struct doca_sync_event_remote_net *event)
 {
 	(void)task;
 	(void)event;
@@ -171,7 +171,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_set_set_sync_
 
 DOCA_EXPERIMENTAL struct doca_sync_event_remote_net *
 doca_rdma_task_remote_net_sync_event_notify_set_get_sync_event(
-	const struct doca_rdma_task_remote_net_sync_event_notify_set *task)
+        const struct doca_rdma_task_remote_net_sync_event_notify_set *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -179,8 +179,8 @@ doca_rdma_task_remote_net_sync_event_notify_set_get_sync_event(
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_set_set_rdma_connection(
-	struct doca_rdma_task_remote_net_sync_event_notify_set *task,
-	struct doca_rdma_connection *conn)
+        struct doca_rdma_task_remote_net_sync_event_notify_set *task,
+        struct doca_rdma_connection *conn)
 {
 	(void)task;
 	(void)conn;
@@ -189,7 +189,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_set_set_rdma_
 
 DOCA_EXPERIMENTAL const struct doca_rdma_connection *
 doca_rdma_task_remote_net_sync_event_notify_set_get_rdma_connection(
-	const struct doca_rdma_task_remote_net_sync_event_notify_set *task)
+        const struct doca_rdma_task_remote_net_sync_event_notify_set *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -197,15 +197,17 @@ doca_rdma_task_remote_net_sync_event_notify_set_get_rdma_connection(
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_set_set_src_buf(
-	struct doca_rdma_task_remote_net_sync_event_notify_set *task, const struct doca_buf *src_buf)
+        struct doca_rdma_task_remote_net_sync_event_notify_set *task,
+        const struct doca_buf *src_buf)
 {
 	(void)task;
 	(void)src_buf;
 	UNREACHABLE_TASK();
 }
 
-DOCA_EXPERIMENTAL const struct doca_buf *doca_rdma_task_remote_net_sync_event_notify_set_get_src_buf(
-	const struct doca_rdma_task_remote_net_sync_event_notify_set *task)
+DOCA_EXPERIMENTAL const struct doca_buf *
+doca_rdma_task_remote_net_sync_event_notify_set_get_src_buf(
+        const struct doca_rdma_task_remote_net_sync_event_notify_set *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -220,8 +222,8 @@ doca_rdma_cap_task_remote_net_sync_event_notify_add_is_supported(const struct do
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_set_conf(
-	struct doca_rdma *rdma, doca_rdma_task_remote_net_sync_event_notify_add_completion_cb_t ok,
-	doca_rdma_task_remote_net_sync_event_notify_add_completion_cb_t err, uint32_t num_tasks)
+        struct doca_rdma *rdma, doca_rdma_task_remote_net_sync_event_notify_add_completion_cb_t ok,
+        doca_rdma_task_remote_net_sync_event_notify_add_completion_cb_t err, uint32_t num_tasks)
 {
 	(void)ok;
 	(void)err;
@@ -231,9 +233,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_s
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
-	struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-	struct doca_sync_event_remote_net *event, struct doca_buf *result_buf, uint64_t add_data,
-	union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_add **task)
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn,
+        struct doca_sync_event_remote_net *event, struct doca_buf *result_buf, uint64_t add_data,
+        union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_add **task)
 {
 	(void)conn;
 	(void)event;
@@ -246,14 +248,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_a
 }
 
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_notify_add_as_task(
-	struct doca_rdma_task_remote_net_sync_event_notify_add *task)
+        struct doca_rdma_task_remote_net_sync_event_notify_add *task)
 {
 	return task ? &task->t.base : NULL;
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_sync_event(
-	struct doca_rdma_task_remote_net_sync_event_notify_add *task,
-	struct doca_sync_event_remote_net *event)
+        struct doca_rdma_task_remote_net_sync_event_notify_add *task,
+        struct doca_sync_event_remote_net *event)
 {
 	(void)task;
 	(void)event;
@@ -262,7 +264,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_sync_
 
 DOCA_EXPERIMENTAL struct doca_sync_event_remote_net *
 doca_rdma_task_remote_net_sync_event_notify_add_get_sync_event(
-	const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
+        const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -270,7 +272,7 @@ doca_rdma_task_remote_net_sync_event_notify_add_get_sync_event(
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_result_buf(
-	struct doca_rdma_task_remote_net_sync_event_notify_add *task, struct doca_buf *result_buf)
+        struct doca_rdma_task_remote_net_sync_event_notify_add *task, struct doca_buf *result_buf)
 {
 	(void)task;
 	(void)result_buf;
@@ -278,7 +280,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_resul
 }
 
 DOCA_EXPERIMENTAL struct doca_buf *doca_rdma_task_remote_net_sync_event_notify_add_get_result_buf(
-	const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
+        const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -286,7 +288,7 @@ DOCA_EXPERIMENTAL struct doca_buf *doca_rdma_task_remote_net_sync_event_notify_a
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_add_data(
-	struct doca_rdma_task_remote_net_sync_event_notify_add *task, uint64_t add_data)
+        struct doca_rdma_task_remote_net_sync_event_notify_add *task, uint64_t add_data)
 {
 	(void)task;
 	(void)add_data;
@@ -294,7 +296,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_add_d
 }
 
 DOCA_EXPERIMENTAL uint64_t doca_rdma_task_remote_net_sync_event_notify_add_get_add_data(
-	const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
+        const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();
@@ -302,8 +304,8 @@ DOCA_EXPERIMENTAL uint64_t doca_rdma_task_remote_net_sync_event_notify_add_get_a
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_rdma_connection(
-	struct doca_rdma_task_remote_net_sync_event_notify_add *task,
-	struct doca_rdma_connection *conn)
+        struct doca_rdma_task_remote_net_sync_event_notify_add *task,
+        struct doca_rdma_connection *conn)
 {
 	(void)task;
 	(void)conn;
@@ -312,7 +314,7 @@ DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_rdma_
 
 DOCA_EXPERIMENTAL const struct doca_rdma_connection *
 doca_rdma_task_remote_net_sync_event_notify_add_get_rdma_connection(
-	const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
+        const struct doca_rdma_task_remote_net_sync_event_notify_add *task)
 {
 	(void)task;
 	UNREACHABLE_TASK();

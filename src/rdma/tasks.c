@@ -40,16 +40,17 @@ static doca_error_t gather_data(const struct doca_buf *list, uint32_t max, struc
 	for (const struct doca_buf *b = list; b; b = b->next) {
 		if (wqe->num_sge == max)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "source list is longer than max_send_buf_list_len (%u)", max);
+			           "source list is longer than max_send_buf_list_len (%u)", max);
 		if (b->mmap->from_export)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "a local source buffer comes from a remote (imported) mmap");
+			           "a local source buffer comes from a remote (imported) mmap");
 		wqe->sge[wqe->num_sge++] = (struct xport_iov){ b->data, b->data_len };
 		total += b->data_len;
 	}
 	if (total > RDMA_MAX_MESSAGE_SIZE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message of %llu bytes exceeds the 2 GiB limit",
-			   (unsigned long long)total);
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "message of %llu bytes exceeds the 2 GiB limit",
+		           (unsigned long long)total);
 	wqe->length = total;
 	return DOCA_SUCCESS;
 }
@@ -63,15 +64,16 @@ static doca_error_t scatter_room(struct doca_buf *list, uint32_t max, struct nic
 	for (struct doca_buf *b = list; b; b = b->next) {
 		if (wqe->num_sge == max)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "destination list is longer than allowed (%u)", max);
+			           "destination list is longer than allowed (%u)", max);
 		if (b->mmap->from_export)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "a local destination buffer comes from a remote (imported) mmap");
+			SDOCA_FAIL(
+			        DOCA_ERROR_INVALID_VALUE,
+			        "a local destination buffer comes from a remote (imported) mmap");
 		if (!(b->mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE))
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "a local destination buffer's mmap is read-only");
+			           "a local destination buffer's mmap is read-only");
 		wqe->sge[wqe->num_sge++] =
-			(struct xport_iov){ b->data + b->data_len, sdoca_buf_tailroom(b) };
+		        (struct xport_iov){ b->data + b->data_len, sdoca_buf_tailroom(b) };
 		total += sdoca_buf_tailroom(b);
 	}
 	wqe->length = total < RDMA_MAX_MESSAGE_SIZE ? total : RDMA_MAX_MESSAGE_SIZE;
@@ -82,9 +84,9 @@ static doca_error_t check_remote(const struct doca_buf *buf, const char *what)
 {
 	if (!buf->mmap->from_export)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "the %s buffer must come from an mmap imported with "
-			   "doca_mmap_create_from_export",
-			   what);
+		           "the %s buffer must come from an mmap imported with "
+		           "doca_mmap_create_from_export",
+		           what);
 	if (buf->next)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "the %s buffer must not be a list", what);
 	return DOCA_SUCCESS;
@@ -103,8 +105,9 @@ static doca_error_t build_write(struct rdma_task *t)
 		return status;
 	if (!t->dst) {
 		if (t->wqe.length > 0)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "write of %llu bytes with no destination",
-				   (unsigned long long)t->wqe.length);
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			           "write of %llu bytes with no destination",
+			           (unsigned long long)t->wqe.length);
 		return DOCA_SUCCESS;
 	}
 	status = check_remote(t->dst, "remote destination");
@@ -112,8 +115,8 @@ static doca_error_t build_write(struct rdma_task *t)
 		return status;
 	if (t->wqe.length > sdoca_buf_tailroom(t->dst))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "write of %llu bytes into %zu free bytes of the remote buffer",
-			   (unsigned long long)t->wqe.length, sdoca_buf_tailroom(t->dst));
+		           "write of %llu bytes into %zu free bytes of the remote buffer",
+		           (unsigned long long)t->wqe.length, sdoca_buf_tailroom(t->dst));
 	t->wqe.rkey = t->dst->mmap->key;
 	t->wqe.raddr = (uintptr_t)(t->dst->data + t->dst->data_len);
 	return DOCA_SUCCESS;
@@ -125,7 +128,8 @@ static doca_error_t build_read(struct rdma_task *t)
 
 	if (!t->src) {
 		if (t->dst)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "read with a destination but no source");
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			           "read with a destination but no source");
 		t->wqe.num_sge = 0;
 		t->wqe.length = 0;
 		return DOCA_SUCCESS;
@@ -154,7 +158,7 @@ static doca_error_t build_atomic(struct rdma_task *t)
 	if ((size_t)(t->dst->head + t->dst->len - t->dst->data) < sizeof(uint64_t) ||
 	    (size_t)(t->result->head + t->result->len - t->result->data) < sizeof(uint64_t))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "atomics need 8 bytes from the data address of both buffers");
+		           "atomics need 8 bytes from the data address of both buffers");
 	if (t->result->mmap->from_export)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "the result buffer must be local");
 	t->wqe.sge[0] = (struct xport_iov){ t->result->data, sizeof(uint64_t) };
@@ -256,8 +260,9 @@ static doca_error_t submit(struct doca_task *task)
 		return status == DOCA_SUCCESS ? nic_post_recv(&rdma->srq, &t->wqe) : status;
 	}
 	if (!t->conn || !t->conn->qp)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "task has no connection (or its connection belongs to a stopped context)");
+		SDOCA_FAIL(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "task has no connection (or its connection belongs to a stopped context)");
 	status = builders[t->kind](t);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -267,23 +272,26 @@ static doca_error_t submit(struct doca_task *task)
 /* --- the kinds table --- */
 
 SDOCA_TASK_INVOKER(invoke_receive, struct doca_rdma_task_receive, t.base,
-		   doca_rdma_task_receive_completion_cb_t)
+                   doca_rdma_task_receive_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_send, struct doca_rdma_task_send, t.base,
-		   doca_rdma_task_send_completion_cb_t)
+                   doca_rdma_task_send_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_send_imm, struct doca_rdma_task_send_imm, t.base,
-		   doca_rdma_task_send_imm_completion_cb_t)
+                   doca_rdma_task_send_imm_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_read, struct doca_rdma_task_read, t.base,
-		   doca_rdma_task_read_completion_cb_t)
+                   doca_rdma_task_read_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_write, struct doca_rdma_task_write, t.base,
-		   doca_rdma_task_write_completion_cb_t)
+                   doca_rdma_task_write_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_write_imm, struct doca_rdma_task_write_imm, t.base,
-		   doca_rdma_task_write_imm_completion_cb_t)
+                   doca_rdma_task_write_imm_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_cmp_swp, struct doca_rdma_task_atomic_cmp_swp, t.base,
-		   doca_rdma_task_atomic_cmp_swp_completion_cb_t)
+                   doca_rdma_task_atomic_cmp_swp_completion_cb_t)
 SDOCA_TASK_INVOKER(invoke_fetch_add, struct doca_rdma_task_atomic_fetch_add, t.base,
-		   doca_rdma_task_atomic_fetch_add_completion_cb_t)
+                   doca_rdma_task_atomic_fetch_add_completion_cb_t)
 
-#define KIND(n, inv) { .name = n, .size = sizeof(struct rdma_task), .invoke = inv, .submit = submit }
+#define KIND(n, inv)                                                                         \
+	{                                                                                    \
+		.name = n, .size = sizeof(struct rdma_task), .invoke = inv, .submit = submit \
+	}
 
 static const struct sdoca_task_type kinds[RDMA_TASK_KINDS] = {
 	[RDMA_TASK_RECEIVE] = KIND("rdma receive", invoke_receive),
@@ -297,11 +305,11 @@ static const struct sdoca_task_type kinds[RDMA_TASK_KINDS] = {
 };
 
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
-				sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)
+                                sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)
 {
 	SDOCA_CHECK_ARG(rdma);
 	return sdoca_task_pool_configure(&rdma->ctx, &rdma->pools[kind], &kinds[kind], ok, err,
-					 num_tasks);
+	                                 num_tasks);
 }
 
 static bool connection_of(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn)
@@ -313,8 +321,8 @@ static bool connection_of(const struct doca_rdma *rdma, const struct doca_rdma_c
 }
 
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
-			     struct doca_rdma_connection *conn, union doca_data user_data,
-			     struct rdma_task **out)
+                             struct doca_rdma_connection *conn, union doca_data user_data,
+                             struct rdma_task **out)
 {
 	struct doca_task *task;
 	struct rdma_task *t;
@@ -323,8 +331,8 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
 	SDOCA_CHECK_ARG(rdma);
 	if (kind != RDMA_TASK_RECEIVE && !connection_of(rdma, conn))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "%s task: the connection is NULL or belongs to another context",
-			   kinds[kind].name);
+		           "%s task: the connection is NULL or belongs to another context",
+		           kinds[kind].name);
 	status = sdoca_task_alloc(&rdma->ctx, &rdma->pools[kind], user_data, &task);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -337,16 +345,16 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
 }
 
 /* Allocation helper for the public *_allocate_init calls. */
-#define ALLOC(rdma, kind, conn, user_data, out_task, public_type)                                  \
-	do {                                                                                       \
-		struct rdma_task *t_;                                                              \
-		doca_error_t st_;                                                                  \
-		SDOCA_CHECK_ARG(out_task);                                                         \
-		st_ = rdma_task_alloc(rdma, kind, conn, user_data, &t_);                           \
-		if (st_ != DOCA_SUCCESS)                                                           \
-			return st_;                                                                \
-		*(out_task) = (public_type *)(void *)t_;                                           \
-		task_ = t_;                                                                        \
+#define ALLOC(rdma, kind, conn, user_data, out_task, public_type)        \
+	do {                                                             \
+		struct rdma_task *t_;                                    \
+		doca_error_t st_;                                        \
+		SDOCA_CHECK_ARG(out_task);                               \
+		st_ = rdma_task_alloc(rdma, kind, conn, user_data, &t_); \
+		if (st_ != DOCA_SUCCESS)                                 \
+			return st_;                                      \
+		*(out_task) = (public_type *)(void *)t_;                 \
+		task_ = t_;                                              \
 	} while (0)
 
 static doca_error_t supported(const struct doca_devinfo *devinfo)
@@ -357,15 +365,15 @@ static doca_error_t supported(const struct doca_devinfo *devinfo)
 
 /* ========================= receive ========================= */
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_receive_is_supported(const struct doca_devinfo *devinfo)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_task_receive_is_supported(const struct doca_devinfo *devinfo)
 {
 	return supported(devinfo);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_cap_task_receive_get_max_dst_buf_list_len(const struct doca_devinfo *devinfo,
-						     enum doca_rdma_transport_type transport_type,
-						     uint32_t *max_buf_list_len)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_receive_get_max_dst_buf_list_len(
+        const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type,
+        uint32_t *max_buf_list_len)
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(max_buf_list_len);
@@ -377,14 +385,14 @@ doca_rdma_cap_task_receive_get_max_dst_buf_list_len(const struct doca_devinfo *d
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_task_receive_set_conf(struct doca_rdma *rdma, doca_rdma_task_receive_completion_cb_t ok,
-				doca_rdma_task_receive_completion_cb_t err, uint32_t num_tasks)
+                                doca_rdma_task_receive_completion_cb_t err, uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_RECEIVE, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struct doca_rdma *rdma,
-									   uint32_t buf_list_len)
+                                                                           uint32_t buf_list_len)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(buf_list_len > 0 && buf_list_len <= RDMA_MAX_BUF_LIST_LEN);
@@ -394,8 +402,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struc
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma *rdma,
-									   uint32_t *buf_list_len)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma *rdma, uint32_t *buf_list_len)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(buf_list_len);
@@ -403,9 +411,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_get_dst_buf_list_len(const
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_receive_allocate_init(struct doca_rdma *rdma, struct doca_buf *dst_buf,
-				     union doca_data user_data, struct doca_rdma_task_receive **task)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_allocate_init(
+        struct doca_rdma *rdma, struct doca_buf *dst_buf, union doca_data user_data,
+        struct doca_rdma_task_receive **task)
 {
 	struct rdma_task *task_;
 
@@ -414,13 +422,14 @@ doca_rdma_task_receive_allocate_init(struct doca_rdma *rdma, struct doca_buf *ds
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_receive_as_task(struct doca_rdma_task_receive *task)
+DOCA_EXPERIMENTAL struct doca_task *
+doca_rdma_task_receive_as_task(struct doca_rdma_task_receive *task)
 {
 	return task ? &task->t.base : NULL;
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_receive_set_dst_buf(struct doca_rdma_task_receive *task,
-							  struct doca_buf *dst_buf)
+                                                          struct doca_buf *dst_buf)
 {
 	task->t.dst = dst_buf;
 }
@@ -437,7 +446,8 @@ doca_rdma_task_receive_get_result_opcode(const struct doca_rdma_task_receive *ta
 	return task->t.result_opcode;
 }
 
-DOCA_EXPERIMENTAL uint32_t doca_rdma_task_receive_get_result_len(const struct doca_rdma_task_receive *task)
+DOCA_EXPERIMENTAL uint32_t
+doca_rdma_task_receive_get_result_len(const struct doca_rdma_task_receive *task)
 {
 	return task->t.result_len;
 }
@@ -462,24 +472,26 @@ doca_rdma_task_receive_get_result_rdma_connection(const struct doca_rdma_task_re
 
 /* ========================= send / send with immediate ========================= */
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_send_is_supported(const struct doca_devinfo *devinfo)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_task_send_is_supported(const struct doca_devinfo *devinfo)
 {
 	return supported(devinfo);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_set_conf(struct doca_rdma *rdma,
-							    doca_rdma_task_send_completion_cb_t ok,
-							    doca_rdma_task_send_completion_cb_t err,
-							    uint32_t num_tasks)
+                                                            doca_rdma_task_send_completion_cb_t ok,
+                                                            doca_rdma_task_send_completion_cb_t err,
+                                                            uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_SEND, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_send_allocate_init(struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-				  const struct doca_buf *src_buf, union doca_data user_data,
-				  struct doca_rdma_task_send **task)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_allocate_init(struct doca_rdma *rdma,
+                                                                 struct doca_rdma_connection *conn,
+                                                                 const struct doca_buf *src_buf,
+                                                                 union doca_data user_data,
+                                                                 struct doca_rdma_task_send **task)
 {
 	struct rdma_task *task_;
 
@@ -494,7 +506,7 @@ DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_send_as_task(struct doca_rdma
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_send_set_src_buf(struct doca_rdma_task_send *task,
-						       const struct doca_buf *src_buf)
+                                                       const struct doca_buf *src_buf)
 {
 	task->t.src = (struct doca_buf *)src_buf;
 }
@@ -506,7 +518,7 @@ doca_rdma_task_send_get_src_buf(const struct doca_rdma_task_send *task)
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_send_set_rdma_connection(struct doca_rdma_task_send *task,
-							       struct doca_rdma_connection *conn)
+                                                               struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
@@ -517,23 +529,24 @@ doca_rdma_task_send_get_rdma_connection(const struct doca_rdma_task_send *task)
 	return task->t.conn;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_send_imm_is_supported(const struct doca_devinfo *devinfo)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_task_send_imm_is_supported(const struct doca_devinfo *devinfo)
 {
 	return supported(devinfo);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_task_send_imm_set_conf(struct doca_rdma *rdma, doca_rdma_task_send_imm_completion_cb_t ok,
-				 doca_rdma_task_send_imm_completion_cb_t err, uint32_t num_tasks)
+                                 doca_rdma_task_send_imm_completion_cb_t err, uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_SEND_IMM, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_send_imm_allocate_init(struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-				      const struct doca_buf *src_buf, doca_be32_t immediate_data,
-				      union doca_data user_data, struct doca_rdma_task_send_imm **task)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_imm_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        doca_be32_t immediate_data, union doca_data user_data,
+        struct doca_rdma_task_send_imm **task)
 {
 	struct rdma_task *task_;
 
@@ -543,13 +556,14 @@ doca_rdma_task_send_imm_allocate_init(struct doca_rdma *rdma, struct doca_rdma_c
 	return DOCA_SUCCESS;
 }
 
-DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_send_imm_as_task(struct doca_rdma_task_send_imm *task)
+DOCA_EXPERIMENTAL struct doca_task *
+doca_rdma_task_send_imm_as_task(struct doca_rdma_task_send_imm *task)
 {
 	return task ? &task->t.base : NULL;
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_send_imm_set_src_buf(struct doca_rdma_task_send_imm *task,
-							   const struct doca_buf *src_buf)
+                                                           const struct doca_buf *src_buf)
 {
 	task->t.src = (struct doca_buf *)src_buf;
 }
@@ -560,8 +574,9 @@ doca_rdma_task_send_imm_get_src_buf(const struct doca_rdma_task_send_imm *task)
 	return task->t.src;
 }
 
-DOCA_EXPERIMENTAL void doca_rdma_task_send_imm_set_immediate_data(struct doca_rdma_task_send_imm *task,
-								  doca_be32_t immediate_data)
+DOCA_EXPERIMENTAL void
+doca_rdma_task_send_imm_set_immediate_data(struct doca_rdma_task_send_imm *task,
+                                           doca_be32_t immediate_data)
 {
 	task->t.imm = immediate_data;
 }
@@ -572,8 +587,9 @@ doca_rdma_task_send_imm_get_immediate_data(const struct doca_rdma_task_send_imm 
 	return task->t.imm;
 }
 
-DOCA_EXPERIMENTAL void doca_rdma_task_send_imm_set_rdma_connection(struct doca_rdma_task_send_imm *task,
-								   struct doca_rdma_connection *conn)
+DOCA_EXPERIMENTAL void
+doca_rdma_task_send_imm_set_rdma_connection(struct doca_rdma_task_send_imm *task,
+                                            struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
@@ -586,24 +602,24 @@ doca_rdma_task_send_imm_get_rdma_connection(const struct doca_rdma_task_send_imm
 
 /* ========================= read ========================= */
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_read_is_supported(const struct doca_devinfo *devinfo)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_task_read_is_supported(const struct doca_devinfo *devinfo)
 {
 	return supported(devinfo);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_set_conf(struct doca_rdma *rdma,
-							    doca_rdma_task_read_completion_cb_t ok,
-							    doca_rdma_task_read_completion_cb_t err,
-							    uint32_t num_tasks)
+                                                            doca_rdma_task_read_completion_cb_t ok,
+                                                            doca_rdma_task_read_completion_cb_t err,
+                                                            uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_READ, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_read_allocate_init(struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-				  const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-				  union doca_data user_data, struct doca_rdma_task_read **task)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        struct doca_buf *dst_buf, union doca_data user_data, struct doca_rdma_task_read **task)
 {
 	struct rdma_task *task_;
 
@@ -619,7 +635,7 @@ DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_read_as_task(struct doca_rdma
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_read_set_src_buf(struct doca_rdma_task_read *task,
-						       const struct doca_buf *src_buf)
+                                                       const struct doca_buf *src_buf)
 {
 	task->t.src = (struct doca_buf *)src_buf;
 }
@@ -631,28 +647,31 @@ doca_rdma_task_read_get_src_buf(const struct doca_rdma_task_read *task)
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_read_set_dst_buf(struct doca_rdma_task_read *task,
-						       struct doca_buf *dst_buf)
+                                                       struct doca_buf *dst_buf)
 {
 	task->t.dst = dst_buf;
 }
 
-DOCA_EXPERIMENTAL struct doca_buf *doca_rdma_task_read_get_dst_buf(const struct doca_rdma_task_read *task)
+DOCA_EXPERIMENTAL struct doca_buf *
+doca_rdma_task_read_get_dst_buf(const struct doca_rdma_task_read *task)
 {
 	return task->t.dst;
 }
 
-DOCA_EXPERIMENTAL uint32_t doca_rdma_task_read_get_result_len(const struct doca_rdma_task_read *task)
+DOCA_EXPERIMENTAL uint32_t
+doca_rdma_task_read_get_result_len(const struct doca_rdma_task_read *task)
 {
 	return task->t.result_len;
 }
 
-DOCA_EXPERIMENTAL uint32_t doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read *task)
+DOCA_EXPERIMENTAL uint32_t
+doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read *task)
 {
 	return task->t.result_len;
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_read_set_rdma_connection(struct doca_rdma_task_read *task,
-							       struct doca_rdma_connection *conn)
+                                                               struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
@@ -665,24 +684,23 @@ doca_rdma_task_read_get_rdma_connection(const struct doca_rdma_task_read *task)
 
 /* ========================= write / write with immediate ========================= */
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_write_is_supported(const struct doca_devinfo *devinfo)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_task_write_is_supported(const struct doca_devinfo *devinfo)
 {
 	return supported(devinfo);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_set_conf(struct doca_rdma *rdma,
-							     doca_rdma_task_write_completion_cb_t ok,
-							     doca_rdma_task_write_completion_cb_t err,
-							     uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_task_write_set_conf(struct doca_rdma *rdma, doca_rdma_task_write_completion_cb_t ok,
+                              doca_rdma_task_write_completion_cb_t err, uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_WRITE, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_write_allocate_init(struct doca_rdma *rdma, struct doca_rdma_connection *conn,
-				   const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-				   union doca_data user_data, struct doca_rdma_task_write **task)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        struct doca_buf *dst_buf, union doca_data user_data, struct doca_rdma_task_write **task)
 {
 	struct rdma_task *task_;
 
@@ -698,7 +716,7 @@ DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_write_as_task(struct doca_rdm
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_write_set_src_buf(struct doca_rdma_task_write *task,
-							const struct doca_buf *src_buf)
+                                                        const struct doca_buf *src_buf)
 {
 	task->t.src = (struct doca_buf *)src_buf;
 }
@@ -710,7 +728,7 @@ doca_rdma_task_write_get_src_buf(const struct doca_rdma_task_write *task)
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_write_set_dst_buf(struct doca_rdma_task_write *task,
-							struct doca_buf *dst_buf)
+                                                        struct doca_buf *dst_buf)
 {
 	task->t.dst = dst_buf;
 }
@@ -722,7 +740,7 @@ doca_rdma_task_write_get_dst_buf(const struct doca_rdma_task_write *task)
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_write_set_rdma_connection(struct doca_rdma_task_write *task,
-								struct doca_rdma_connection *conn)
+                                                                struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
@@ -733,24 +751,24 @@ doca_rdma_task_write_get_rdma_connection(const struct doca_rdma_task_write *task
 	return task->t.conn;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_write_imm_is_supported(const struct doca_devinfo *devinfo)
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_cap_task_write_imm_is_supported(const struct doca_devinfo *devinfo)
 {
 	return supported(devinfo);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_write_imm_set_conf(struct doca_rdma *rdma,
-				  doca_rdma_task_write_imm_completion_cb_t ok,
-				  doca_rdma_task_write_imm_completion_cb_t err, uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_set_conf(
+        struct doca_rdma *rdma, doca_rdma_task_write_imm_completion_cb_t ok,
+        doca_rdma_task_write_imm_completion_cb_t err, uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_WRITE_IMM, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_allocate_init(
-	struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
-	struct doca_buf *dst_buf, doca_be32_t immediate_data, union doca_data user_data,
-	struct doca_rdma_task_write_imm **task)
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        struct doca_buf *dst_buf, doca_be32_t immediate_data, union doca_data user_data,
+        struct doca_rdma_task_write_imm **task)
 {
 	struct rdma_task *task_;
 
@@ -768,7 +786,7 @@ doca_rdma_task_write_imm_as_task(struct doca_rdma_task_write_imm *task)
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_write_imm_set_src_buf(struct doca_rdma_task_write_imm *task,
-							    const struct doca_buf *src_buf)
+                                                            const struct doca_buf *src_buf)
 {
 	task->t.src = (struct doca_buf *)src_buf;
 }
@@ -780,7 +798,7 @@ doca_rdma_task_write_imm_get_src_buf(const struct doca_rdma_task_write_imm *task
 }
 
 DOCA_EXPERIMENTAL void doca_rdma_task_write_imm_set_dst_buf(struct doca_rdma_task_write_imm *task,
-							    struct doca_buf *dst_buf)
+                                                            struct doca_buf *dst_buf)
 {
 	task->t.dst = dst_buf;
 }
@@ -791,8 +809,9 @@ doca_rdma_task_write_imm_get_dst_buf(const struct doca_rdma_task_write_imm *task
 	return task->t.dst;
 }
 
-DOCA_EXPERIMENTAL void doca_rdma_task_write_imm_set_immediate_data(struct doca_rdma_task_write_imm *task,
-								   doca_be32_t immediate_data)
+DOCA_EXPERIMENTAL void
+doca_rdma_task_write_imm_set_immediate_data(struct doca_rdma_task_write_imm *task,
+                                            doca_be32_t immediate_data)
 {
 	task->t.imm = immediate_data;
 }
@@ -805,7 +824,7 @@ doca_rdma_task_write_imm_get_immediate_data(const struct doca_rdma_task_write_im
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_write_imm_set_rdma_connection(struct doca_rdma_task_write_imm *task,
-					     struct doca_rdma_connection *conn)
+                                             struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
@@ -824,20 +843,18 @@ doca_rdma_cap_task_atomic_cmp_swp_is_supported(const struct doca_devinfo *devinf
 	return supported(devinfo);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_atomic_cmp_swp_set_conf(struct doca_rdma *rdma,
-				       doca_rdma_task_atomic_cmp_swp_completion_cb_t ok,
-				       doca_rdma_task_atomic_cmp_swp_completion_cb_t err,
-				       uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_set_conf(
+        struct doca_rdma *rdma, doca_rdma_task_atomic_cmp_swp_completion_cb_t ok,
+        doca_rdma_task_atomic_cmp_swp_completion_cb_t err, uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_ATOMIC_CMP_SWP, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(
-	struct doca_rdma *rdma, struct doca_rdma_connection *conn, struct doca_buf *dst_buf,
-	struct doca_buf *result_buf, uint64_t cmp_data, uint64_t swap_data,
-	union doca_data user_data, struct doca_rdma_task_atomic_cmp_swp **task)
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, struct doca_buf *dst_buf,
+        struct doca_buf *result_buf, uint64_t cmp_data, uint64_t swap_data,
+        union doca_data user_data, struct doca_rdma_task_atomic_cmp_swp **task)
 {
 	struct rdma_task *task_;
 
@@ -856,8 +873,9 @@ doca_rdma_task_atomic_cmp_swp_as_task(struct doca_rdma_task_atomic_cmp_swp *task
 	return task ? &task->t.base : NULL;
 }
 
-DOCA_EXPERIMENTAL void doca_rdma_task_atomic_cmp_swp_set_dst_buf(struct doca_rdma_task_atomic_cmp_swp *task,
-								 struct doca_buf *dst_buf)
+DOCA_EXPERIMENTAL void
+doca_rdma_task_atomic_cmp_swp_set_dst_buf(struct doca_rdma_task_atomic_cmp_swp *task,
+                                          struct doca_buf *dst_buf)
 {
 	task->t.dst = dst_buf;
 }
@@ -870,7 +888,7 @@ doca_rdma_task_atomic_cmp_swp_get_dst_buf(const struct doca_rdma_task_atomic_cmp
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_cmp_swp_set_result_buf(struct doca_rdma_task_atomic_cmp_swp *task,
-					     struct doca_buf *result_buf)
+                                             struct doca_buf *result_buf)
 {
 	task->t.result = result_buf;
 }
@@ -883,7 +901,7 @@ doca_rdma_task_atomic_cmp_swp_get_result_buf(const struct doca_rdma_task_atomic_
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_cmp_swp_set_cmp_data(struct doca_rdma_task_atomic_cmp_swp *task,
-					   uint64_t cmp_data)
+                                           uint64_t cmp_data)
 {
 	task->t.operand1 = cmp_data;
 }
@@ -896,7 +914,7 @@ doca_rdma_task_atomic_cmp_swp_get_cmp_data(const struct doca_rdma_task_atomic_cm
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_cmp_swp_set_swap_data(struct doca_rdma_task_atomic_cmp_swp *task,
-					    uint64_t swap_data)
+                                            uint64_t swap_data)
 {
 	task->t.operand2 = swap_data;
 }
@@ -909,7 +927,7 @@ doca_rdma_task_atomic_cmp_swp_get_swap_data(const struct doca_rdma_task_atomic_c
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_cmp_swp_set_rdma_connection(struct doca_rdma_task_atomic_cmp_swp *task,
-						  struct doca_rdma_connection *conn)
+                                                  struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
@@ -926,20 +944,18 @@ doca_rdma_cap_task_atomic_fetch_add_is_supported(const struct doca_devinfo *devi
 	return supported(devinfo);
 }
 
-DOCA_EXPERIMENTAL doca_error_t
-doca_rdma_task_atomic_fetch_add_set_conf(struct doca_rdma *rdma,
-					 doca_rdma_task_atomic_fetch_add_completion_cb_t ok,
-					 doca_rdma_task_atomic_fetch_add_completion_cb_t err,
-					 uint32_t num_tasks)
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_fetch_add_set_conf(
+        struct doca_rdma *rdma, doca_rdma_task_atomic_fetch_add_completion_cb_t ok,
+        doca_rdma_task_atomic_fetch_add_completion_cb_t err, uint32_t num_tasks)
 {
 	return rdma_task_set_conf(rdma, RDMA_TASK_ATOMIC_FETCH_ADD, (sdoca_generic_cb_t)ok,
-				  (sdoca_generic_cb_t)err, num_tasks);
+	                          (sdoca_generic_cb_t)err, num_tasks);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(
-	struct doca_rdma *rdma, struct doca_rdma_connection *conn, struct doca_buf *dst_buf,
-	struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
-	struct doca_rdma_task_atomic_fetch_add **task)
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, struct doca_buf *dst_buf,
+        struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
+        struct doca_rdma_task_atomic_fetch_add **task)
 {
 	struct rdma_task *task_;
 
@@ -959,7 +975,7 @@ doca_rdma_task_atomic_fetch_add_as_task(struct doca_rdma_task_atomic_fetch_add *
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_fetch_add_set_dst_buf(struct doca_rdma_task_atomic_fetch_add *task,
-					    struct doca_buf *dst_buf)
+                                            struct doca_buf *dst_buf)
 {
 	task->t.dst = dst_buf;
 }
@@ -972,7 +988,7 @@ doca_rdma_task_atomic_fetch_add_get_dst_buf(const struct doca_rdma_task_atomic_f
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_fetch_add_set_result_buf(struct doca_rdma_task_atomic_fetch_add *task,
-					       struct doca_buf *result_buf)
+                                               struct doca_buf *result_buf)
 {
 	task->t.result = result_buf;
 }
@@ -985,7 +1001,7 @@ doca_rdma_task_atomic_fetch_add_get_result_buf(const struct doca_rdma_task_atomi
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_fetch_add_set_add_data(struct doca_rdma_task_atomic_fetch_add *task,
-					     uint64_t add_data)
+                                             uint64_t add_data)
 {
 	task->t.operand1 = add_data;
 }
@@ -998,13 +1014,14 @@ doca_rdma_task_atomic_fetch_add_get_add_data(const struct doca_rdma_task_atomic_
 
 DOCA_EXPERIMENTAL void
 doca_rdma_task_atomic_fetch_add_set_rdma_connection(struct doca_rdma_task_atomic_fetch_add *task,
-						    struct doca_rdma_connection *conn)
+                                                    struct doca_rdma_connection *conn)
 {
 	task->t.conn = conn;
 }
 
 DOCA_EXPERIMENTAL const struct doca_rdma_connection *
-doca_rdma_task_atomic_fetch_add_get_rdma_connection(const struct doca_rdma_task_atomic_fetch_add *task)
+doca_rdma_task_atomic_fetch_add_get_rdma_connection(
+        const struct doca_rdma_task_atomic_fetch_add *task)
 {
 	return task->t.conn;
 }

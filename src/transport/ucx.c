@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <ucp/api/ucp.h>
 
@@ -30,9 +31,9 @@ SDOCA_LOG_MODULE(ucx);
 #define XPORT_AM_ID 0x5d0a
 
 _Static_assert(sizeof(struct xport_iov) == sizeof(ucp_dt_iov_t) &&
-		       offsetof(struct xport_iov, base) == offsetof(ucp_dt_iov_t, buffer) &&
-		       offsetof(struct xport_iov, len) == offsetof(ucp_dt_iov_t, length),
-	       "struct xport_iov must have the layout of ucp_dt_iov_t");
+                       offsetof(struct xport_iov, base) == offsetof(ucp_dt_iov_t, buffer) &&
+                       offsetof(struct xport_iov, len) == offsetof(ucp_dt_iov_t, length),
+               "struct xport_iov must have the layout of ucp_dt_iov_t");
 
 /* Lives in the space UCX reserves in front of every request handle. */
 struct xport_req {
@@ -56,6 +57,7 @@ struct xport_worker {
 	size_t address_len;
 	xport_recv_fn recv;
 	void *recv_arg;
+	unsigned int closing; /* endpoints whose close has not completed */
 };
 
 struct xport_ep {
@@ -84,8 +86,8 @@ static void __attribute__((constructor)) remove_ucx_signal_handlers(void)
 
 		if (sigaction(signals[i], NULL, &sa) != 0)
 			continue;
-		handler = (sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction :
-						       (void *)sa.sa_handler;
+		handler = (sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction
+		                                     : (void *)sa.sa_handler;
 		if (handler == (void *)SIG_DFL || handler == (void *)SIG_IGN)
 			continue;
 		if (dladdr(handler, &info) && info.dli_fname && strstr(info.dli_fname, "libucs")) {
@@ -130,7 +132,7 @@ doca_error_t xport_mode_from_env(enum xport_mode *mode)
 		*mode = XPORT_TCP;
 	else
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			   "SOFTDOCA_TRANSPORT=%s: expected auto, shm or tcp", env);
+		           "SOFTDOCA_TRANSPORT=%s: expected auto, shm or tcp", env);
 	return DOCA_SUCCESS;
 }
 
@@ -140,7 +142,7 @@ static doca_error_t modify(ucp_config_t *config, const char *name, const char *v
 
 	if (status != UCS_OK)
 		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX refused %s=%s: %s", name, value,
-			   ucs_status_string(status));
+		           ucs_status_string(status));
 	return DOCA_SUCCESS;
 }
 
@@ -165,7 +167,8 @@ static doca_error_t configure(ucp_config_t *config, const char *ifname, enum xpo
 	return modify(config, "WARN_UNUSED_ENV_VARS", "n");
 }
 
-static doca_error_t context_get(const char *ifname, enum xport_mode mode, struct xport_context **out)
+static doca_error_t context_get(const char *ifname, enum xport_mode mode,
+                                struct xport_context **out)
 {
 	ucp_params_t params = {
 		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE,
@@ -198,14 +201,15 @@ static doca_error_t context_get(const char *ifname, enum xport_mode mode, struct
 	if (st != UCS_OK) {
 		free(c);
 		pthread_mutex_unlock(&global.lock);
-		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX configuration: %s", ucs_status_string(st));
+		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX configuration: %s",
+		           ucs_status_string(st));
 	}
 	status = configure(config, ifname, mode);
 	if (status == DOCA_SUCCESS) {
 		st = ucp_init(&params, config, &c->ucp);
 		if (st != UCS_OK) {
 			SDOCA_ERR("UCX initialisation on %s failed: %s", ifname,
-				  ucs_status_string(st));
+			          ucs_status_string(st));
 			status = DOCA_ERROR_INITIALIZATION;
 		}
 	}
@@ -239,7 +243,7 @@ static void context_put(struct xport_context *c)
 }
 
 static ucs_status_t am_handler(void *arg, const void *header, size_t header_length, void *data,
-			       size_t length, const ucp_am_recv_param_t *param)
+                               size_t length, const ucp_am_recv_param_t *param)
 {
 	struct xport_worker *w = arg;
 	struct xport_rx rx = {
@@ -258,7 +262,7 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 }
 
 doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
-				 void *recv_arg, struct xport_worker **worker)
+                                 void *recv_arg, struct xport_worker **worker)
 {
 	ucp_worker_params_t wparams = {
 		.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
@@ -266,7 +270,7 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 	};
 	ucp_am_handler_param_t am = {
 		.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
-			      UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+		              UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
 		.id = XPORT_AM_ID,
 		.cb = am_handler,
 		.flags = UCP_AM_FLAG_WHOLE_MSG | UCP_AM_FLAG_PERSISTENT_DATA,
@@ -318,8 +322,21 @@ fail_ctx:
 	return DOCA_ERROR_INITIALIZATION;
 }
 
+/* UCX must not destroy a worker while endpoints are still closing. */
 void xport_worker_destroy(struct xport_worker *worker)
 {
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (worker->closing > 0) {
+		ucp_worker_progress(worker->ucp);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 2) {
+			SDOCA_WARN("%u transport endpoint(s) did not close in 2 s",
+			           worker->closing);
+			break;
+		}
+	}
 	ucp_worker_destroy(worker->ucp);
 	context_put(worker->ctx);
 	free(worker->address);
@@ -361,11 +378,11 @@ static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 }
 
 doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size_t len,
-			     xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+                             xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
 {
 	ucp_ep_params_t params = {
-		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-			      UCP_EP_PARAM_FIELD_ERR_HANDLER,
+		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
+		              UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER,
 		.address = addr,
 		.err_mode = UCP_ERR_HANDLING_MODE_PEER,
 	};
@@ -384,11 +401,12 @@ doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size
 	st = ucp_ep_create(worker->ucp, &params, &e->ucp);
 	if (st != UCS_OK) {
 		free(e);
-		SDOCA_FAIL(st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED :
-						       DOCA_ERROR_CONNECTION_RESET,
-			   "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
-			   "same on both sides, and is the peer on this host for shm?)",
-			   ucs_status_string(st));
+		SDOCA_FAIL(
+		        st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED
+		                                  : DOCA_ERROR_CONNECTION_RESET,
+		        "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
+		        "same on both sides, and is the peer on this host for shm?)",
+		        ucs_status_string(st));
 	}
 	*ep = e;
 	return DOCA_SUCCESS;
@@ -396,16 +414,19 @@ doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size
 
 static void ep_closed(void *request, ucs_status_t status, void *user_data)
 {
+	struct xport_ep *ep = user_data;
+
 	(void)status;
 	ucp_request_free(request);
-	free(user_data);
+	ep->worker->closing--;
+	free(ep);
 }
 
 void xport_ep_close(struct xport_ep *ep, bool force)
 {
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-				UCP_OP_ATTR_FIELD_USER_DATA,
+		                UCP_OP_ATTR_FIELD_USER_DATA,
 		.flags = (force || ep->failed) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
 		.cb.send = ep_closed,
 		.user_data = ep,
@@ -416,6 +437,8 @@ void xport_ep_close(struct xport_ep *ep, bool force)
 	request = ucp_ep_close_nbx(ep->ucp, &param);
 	if (request == NULL || UCS_PTR_IS_ERR(request))
 		free(ep);
+	else
+		ep->worker->closing++;
 }
 
 static void op_done(void *request, ucs_status_t status, void *user_data)
@@ -423,7 +446,8 @@ static void op_done(void *request, ucs_status_t status, void *user_data)
 	struct xport_req *req = request;
 
 	(void)user_data;
-	req->done(req->arg, from_ucs(status));
+	if (req->done) /* NULL: abandoned */
+		req->done(req->arg, from_ucs(status));
 	ucp_request_free(request);
 }
 
@@ -434,10 +458,13 @@ static void recv_done(void *request, ucs_status_t status, size_t length, void *u
 }
 
 /* The UCX convention (NULL = done now, error pointer, request) as ours. */
-static doca_error_t track(void *request, xport_done_fn done, void *arg, const char *what)
+static doca_error_t track(void *request, xport_done_fn done, void *arg, struct xport_op **op,
+                          const char *what)
 {
 	struct xport_req *req = request;
 
+	if (op)
+		*op = NULL;
 	if (request == NULL)
 		return DOCA_SUCCESS;
 	if (UCS_PTR_IS_ERR(request)) {
@@ -446,11 +473,19 @@ static doca_error_t track(void *request, xport_done_fn done, void *arg, const ch
 	}
 	req->done = done;
 	req->arg = arg;
+	if (op)
+		*op = (struct xport_op *)request;
 	return DOCA_ERROR_IN_PROGRESS;
 }
 
+void xport_op_abandon(struct xport_op *op)
+{
+	((struct xport_req *)(void *)op)->done = NULL;
+}
+
 doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
-			const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg)
+                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
+                        struct xport_op **op)
 {
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
@@ -472,7 +507,7 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 		count = 0;
 	}
 	return track(ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, buffer, count, &param),
-		     done, arg, "send");
+	             done, arg, op, "send");
 }
 
 static void copy_to_iov(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
@@ -538,8 +573,8 @@ static void dropped(void *arg, doca_error_t status)
 }
 
 doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
-			      const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-			      void *arg)
+                              const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                              void *arg, struct xport_op **op)
 {
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
@@ -550,6 +585,8 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 	size_t count = iovcnt;
 	void *desc = rx->desc;
 
+	if (op)
+		*op = NULL;
 	if (!rx->rndv) {
 		copy_to_iov(rx->data, rx->len, iov, iovcnt);
 		xport_rx_release(worker, rx);
@@ -561,8 +598,8 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 		count = iov[0].len;
 	}
 	rx->desc = NULL;
-	return track(ucp_am_recv_data_nbx(worker->ucp, desc, buffer, count, &param), done, arg,
-		     "receive");
+	return track(ucp_am_recv_data_nbx(worker->ucp, desc, buffer, count, &param), done, arg, op,
+	             "receive");
 }
 
 void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
@@ -576,9 +613,9 @@ void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
 		pthread_once(&sink_once, create_sink_datatype);
 		param.datatype = sink_datatype;
 		if (sink_datatype)
-			(void)track(ucp_am_recv_data_nbx(worker->ucp, rx->desc, NULL, rx->len,
-							 &param),
-				    dropped, NULL, "drop");
+			(void)track(
+			        ucp_am_recv_data_nbx(worker->ucp, rx->desc, NULL, rx->len, &param),
+			        dropped, NULL, NULL, "drop");
 	} else if (rx->desc && rx->held) {
 		ucp_am_data_release(worker->ucp, rx->desc);
 	}

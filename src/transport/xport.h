@@ -30,6 +30,7 @@ enum xport_mode {
 
 struct xport_worker;
 struct xport_ep;
+struct xport_op; /* an operation in flight */
 
 /* A contiguous piece of a scattered buffer. */
 struct xport_iov {
@@ -69,7 +70,7 @@ typedef void (*xport_ep_error_fn)(void *arg, doca_error_t status);
 doca_error_t xport_mode_from_env(enum xport_mode *mode);
 
 doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
-				 void *recv_arg, struct xport_worker **worker);
+                                 void *recv_arg, struct xport_worker **worker);
 void xport_worker_destroy(struct xport_worker *worker);
 
 /* This worker's address, for the peer's xport_ep_create(). */
@@ -85,24 +86,30 @@ bool xport_worker_arm(struct xport_worker *worker);
 
 /* Connects to a peer's worker address. on_error runs at most once. */
 doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size_t len,
-			     xport_ep_error_fn on_error, void *arg, struct xport_ep **ep);
+                             xport_ep_error_fn on_error, void *arg, struct xport_ep **ep);
 /* Closes an endpoint; force drops what is queued (the peer is gone). Operations
  * still in flight complete with an error; the endpoint is freed afterwards. */
 void xport_ep_close(struct xport_ep *ep, bool force);
 
 /* Sends hdr and the payload described by iov. The iov array and the bytes must
  * stay valid until done runs. Returns DOCA_SUCCESS when the send completed at
- * once (done is not called), DOCA_ERROR_IN_PROGRESS when done will be called,
- * or an error (done is not called). */
+ * once (done is not called), DOCA_ERROR_IN_PROGRESS when done will be called
+ * (*op, if op is not NULL, is then the operation), or an error (done is not
+ * called). */
 doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
-			const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg);
+                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
+                        struct xport_op **op);
 
 /* Places a payload into iov (exactly rx->len bytes in total): copies an eager
  * payload, or receives a rendezvous payload straight into the buffers. Same
  * return convention as xport_send. Consumes rx. */
 doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
-			      const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-			      void *arg);
+                              const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                              void *arg, struct xport_op **op);
+
+/* Gives up on an operation in flight (its peer is lost or hung): done will
+ * not be called, and the caller may reuse what the operation referred to. */
+void xport_op_abandon(struct xport_op *op);
 /* Drops a payload without placing it (a rendezvous payload is fetched and
  * discarded, as UCX cannot cancel it). Consumes rx. */
 void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx);

@@ -1,0 +1,127 @@
+/*
+ * softdoca integration tests: one side of a two-process RDMA test.
+ *
+ * Each process is a DOCA program: it opens a device, creates a PE and an
+ * RDMA context, exchanges connection and mmap blobs with its peer over a
+ * TCP socket (the out-of-band channel, as DOCA samples do), and runs a
+ * scenario. Every check compares the bytes that arrived.
+ */
+#ifndef SDOCA_TESTS_PEER_H_
+#define SDOCA_TESTS_PEER_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_error.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_rdma.h>
+
+#define PEER_MAX_CONNS 2
+
+/* Fails the process with a message (tests report through the exit code). */
+#define FAIL(...)                                                                                  \
+	do {                                                                                       \
+		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
+		fprintf(stderr, __VA_ARGS__);                                                      \
+		fprintf(stderr, "\n");                                                             \
+		exit(1);                                                                           \
+	} while (0)
+
+#define CHECK(call)                                                                                \
+	do {                                                                                       \
+		doca_error_t check_ = (call);                                                      \
+		if (check_ != DOCA_SUCCESS)                                                        \
+			FAIL("%s returned %s", #call, doca_error_get_name(check_));                \
+	} while (0)
+
+#define EXPECT(cond, ...)                                                                          \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			FAIL(__VA_ARGS__);                                                         \
+	} while (0)
+
+/* What a task's callback saw. */
+struct result {
+	bool done;
+	doca_error_t status;
+	int order; /* completion rank among all tasks of this process */
+};
+
+struct peer {
+	bool server;
+	int listen_fd;
+	int oob[PEER_MAX_CONNS];
+	int num_peers;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn[PEER_MAX_CONNS];
+	struct doca_mmap *mmap;
+	uint8_t *mem;
+	size_t mem_len;
+	struct doca_mmap *remote[PEER_MAX_CONNS];
+	void *remote_addr[PEER_MAX_CONNS];
+	size_t remote_len[PEER_MAX_CONNS];
+	struct doca_buf_inventory *inv;
+	int completions;
+	/* options */
+	uint32_t rdma_permissions;
+	uint32_t mmap_permissions;
+	uint8_t rnr_retry;
+	uint16_t max_conns;
+	uint32_t num_tasks;
+};
+
+/* --- out-of-band channel (peer_oob.c) --- */
+void oob_listen(struct peer *p, const char *port_file);
+void oob_connect(struct peer *p, const char *host, int port);
+void oob_accept(struct peer *p);
+void oob_send(int fd, const void *data, size_t len);
+/* Receives one message (malloc'ed); fails the process after timeout_ms. */
+void *oob_recv(int fd, size_t *len, int timeout_ms);
+void oob_send_str(int fd, const char *text);
+/* Expects exactly this text next. */
+void oob_expect(int fd, const char *text, int timeout_ms);
+/* True when a message is waiting (does not read it). */
+bool oob_ready(int fd);
+
+/* --- DOCA set-up (peer_setup.c) --- */
+void peer_open(struct peer *p, const char *iface);
+void peer_alloc_memory(struct peer *p, size_t len, uint32_t access);
+void peer_create_rdma(struct peer *p);
+void peer_start(struct peer *p);
+/* Exports connection i and its blob exchange happens over oob[i]. */
+void peer_connect(struct peer *p, int i);
+void peer_exchange_mmap(struct peer *p, int i);
+/* Progresses until the result is done (fails after timeout_ms). */
+void peer_wait(struct peer *p, struct result *r, int timeout_ms);
+void peer_wait_state(struct peer *p, enum doca_ctx_states state, int timeout_ms);
+void peer_stop(struct peer *p);
+void peer_close(struct peer *p);
+struct doca_buf *peer_buf(struct peer *p, struct doca_mmap *mmap, void *addr, size_t len,
+			  size_t data_len);
+union doca_data result_data(struct result *r);
+uint64_t now_ms(void);
+
+void pattern_fill(void *buf, size_t len, uint32_t seed);
+/* Index of the first byte that differs from the pattern, or -1. */
+long pattern_check(const void *buf, size_t len, uint32_t seed);
+
+/* --- scenarios (peer_scenarios.c) --- */
+struct scenario {
+	const char *name;
+	void (*server)(struct peer *p);
+	void (*client)(struct peer *p);
+};
+extern const struct scenario scenarios[];
+extern const struct scenario failure_scenarios[];
+/* The error scenarios share their code; this says which case runs. */
+void failure_select(const char *name);
+
+#endif /* SDOCA_TESTS_PEER_H_ */

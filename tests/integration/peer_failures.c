@@ -1,0 +1,473 @@
+/*
+ * softdoca integration tests: scenarios where things go wrong. The target
+ * must refuse every bad access without touching its memory, both contexts
+ * must end in error (STOPPING, then IDLE), and a dead or hung peer must be
+ * noticed in bounded time.
+ */
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "peer.h"
+
+#define WAIT_MS 60000
+#define MiB (1024u * 1024u)
+
+/* Target memory: the exported range is the first half; the second half is
+ * a guard that a forged range reaches into. Both halves are checked. */
+#define TARGET_LEN (64 * 1024)
+#define EXPORTED_LEN (32 * 1024)
+#define GUARD_SEED 90
+
+static const uint32_t all_rdma = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+				 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+
+enum bad_op { BAD_WRITE, BAD_READ, BAD_ATOMIC, BAD_SEND };
+
+struct error_case {
+	const char *name;
+	enum bad_op op;
+	uint32_t mmap_access;   /* target mmap permissions */
+	uint32_t rdma_access;   /* target context permissions */
+	bool forge_range;       /* the client claims a range twice as long */
+	bool destroy_mmap;      /* the target destroys its mmap before the access */
+	size_t offset;          /* where the client aims */
+	doca_error_t expected;  /* the client's task status */
+};
+
+static const struct error_case cases[] = {
+	{ "err_write_range", BAD_WRITE, all_rdma, all_rdma, true, false, 36 * 1024,
+	  DOCA_ERROR_NOT_PERMITTED },
+	{ "err_read_range", BAD_READ, all_rdma, all_rdma, true, false, 36 * 1024,
+	  DOCA_ERROR_NOT_PERMITTED },
+	{ "err_atomic_range", BAD_ATOMIC, all_rdma, all_rdma, true, false, 40 * 1024,
+	  DOCA_ERROR_NOT_PERMITTED },
+	{ "err_write_perm", BAD_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ,
+	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
+	{ "err_read_perm", BAD_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
+	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
+	{ "err_atomic_perm", BAD_ATOMIC,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE,
+	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
+	{ "err_ctx_perm", BAD_WRITE, all_rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, false, false, 0,
+	  DOCA_ERROR_NOT_PERMITTED },
+	{ "err_destroyed", BAD_WRITE, all_rdma, all_rdma, false, true, 0, DOCA_ERROR_NOT_PERMITTED },
+	{ "err_misaligned", BAD_ATOMIC, all_rdma, all_rdma, false, false, 4,
+	  DOCA_ERROR_INVALID_VALUE },
+	{ "err_too_long", BAD_SEND, all_rdma, all_rdma, false, false, 0, DOCA_ERROR_INVALID_VALUE },
+};
+
+static const char *current_case;
+
+static const struct error_case *find_case(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (strcmp(cases[i].name, current_case) == 0)
+			return &cases[i];
+	FAIL("no error case %s", current_case);
+}
+
+static uint32_t memory_crc(const uint8_t *mem)
+{
+	return (uint32_t)crc32(0, mem, TARGET_LEN);
+}
+
+static void error_server(struct peer *p)
+{
+	const struct error_case *c = find_case();
+	struct doca_rdma_task_receive *recv = NULL;
+	struct result rr;
+	struct doca_buf *rbuf = NULL;
+	uint32_t before;
+	char *msg;
+	size_t len;
+
+	p->rdma_permissions = c->rdma_access;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, TARGET_LEN, all_rdma);
+	/* the exported mmap covers the first half only, with this case's rights */
+	CHECK(doca_mmap_destroy(p->mmap));
+	CHECK(doca_mmap_create(&p->mmap));
+	CHECK(doca_mmap_set_memrange(p->mmap, p->mem, EXPORTED_LEN));
+	CHECK(doca_mmap_set_permissions(p->mmap, c->mmap_access));
+	CHECK(doca_mmap_add_dev(p->mmap, p->dev));
+	CHECK(doca_mmap_start(p->mmap));
+	pattern_fill(p->mem, TARGET_LEN, GUARD_SEED);
+	before = memory_crc(p->mem);
+	peer_create_rdma(p);
+	peer_start(p);
+	oob_accept(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	if (c->destroy_mmap) {
+		CHECK(doca_mmap_destroy(p->mmap)); /* revokes the key at once */
+		p->mmap = NULL;
+	}
+	if (c->op == BAD_SEND) { /* a receive of 100 bytes for a 200-byte send */
+		struct doca_mmap *m = p->mmap;
+
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, m, p->mem + 1000, 100, &rbuf));
+		CHECK(doca_rdma_task_receive_allocate_init(p->rdma, rbuf, result_data(&rr), &recv));
+		CHECK(doca_task_submit(doca_rdma_task_receive_as_task(recv)));
+	}
+	oob_send_str(p->oob[0], "ready");
+	if (recv) {
+		peer_wait(p, &rr, WAIT_MS);
+		EXPECT(rr.status == DOCA_ERROR_TOO_BIG, "receive status %s",
+		       doca_error_get_name(rr.status));
+		doca_task_free(doca_rdma_task_receive_as_task(recv));
+		CHECK(doca_buf_dec_refcount(rbuf, NULL));
+	}
+	/* Both ends of an RC connection go to error: STOPPING, then IDLE. */
+	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
+	msg = oob_recv(p->oob[0], &len, WAIT_MS);
+	EXPECT(strcmp(msg, "done") == 0, "unexpected '%s'", msg);
+	free(msg);
+	EXPECT(memory_crc(p->mem) == before, "%s changed target memory", c->name);
+	oob_send_str(p->oob[0], "OK");
+}
+
+/* Re-seals a forged mmap blob claiming a longer range (docs/wire.md). */
+static void forge(uint8_t *blob, size_t len, uint64_t new_len)
+{
+	uint32_t crc;
+
+	for (int i = 0; i < 8; i++)
+		blob[16 + 40 + i] = (uint8_t)(new_len >> (8 * i));
+	crc = (uint32_t)crc32(0, blob, 12);
+	crc = (uint32_t)crc32(crc, blob + 16, (uInt)(len - 16));
+	for (int i = 0; i < 4; i++)
+		blob[12 + i] = (uint8_t)(crc >> (8 * i));
+}
+
+static void submit_bad(struct peer *p, const struct error_case *c, struct result *r)
+{
+	uint8_t *remote = (uint8_t *)p->remote_addr[0] + c->offset;
+	struct doca_buf *local = NULL, *far = NULL;
+	struct doca_task *task;
+
+	switch (c->op) {
+	case BAD_WRITE: {
+		struct doca_rdma_task_write *t;
+
+		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->mmap, p->mem, 4096, &local));
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->remote[0], remote, 4096, &far));
+		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], local, far,
+							 result_data(r), &t));
+		task = doca_rdma_task_write_as_task(t);
+		break;
+	}
+	case BAD_READ: {
+		struct doca_rdma_task_read *t;
+
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, p->mem, 4096, &local));
+		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], remote, 4096, &far));
+		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], far, local,
+							result_data(r), &t));
+		task = doca_rdma_task_read_as_task(t);
+		break;
+	}
+	case BAD_ATOMIC: {
+		struct doca_rdma_task_atomic_fetch_add *t;
+
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, p->mem, 8, &local));
+		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], remote, 8, &far));
+		CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], far, local, 1,
+								    result_data(r), &t));
+		task = doca_rdma_task_atomic_fetch_add_as_task(t);
+		break;
+	}
+	default: {
+		struct doca_rdma_task_send *t;
+
+		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->mmap, p->mem, 200, &local));
+		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], local, result_data(r),
+							&t));
+		task = doca_rdma_task_send_as_task(t);
+		break;
+	}
+	}
+	CHECK(doca_task_submit(task));
+	peer_wait(p, r, WAIT_MS);
+	doca_task_free(task);
+	if (local)
+		CHECK(doca_buf_dec_refcount(local, NULL));
+	if (far)
+		CHECK(doca_buf_dec_refcount(far, NULL));
+}
+
+static void error_client(struct peer *p)
+{
+	const struct error_case *c = find_case();
+	struct result r;
+	size_t len;
+	uint8_t *blob;
+
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, TARGET_LEN, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+	peer_connect(p, 0);
+	blob = oob_recv(p->oob[0], &len, WAIT_MS);
+	if (c->forge_range)
+		forge(blob, len, 2 * EXPORTED_LEN);
+	CHECK(doca_mmap_create_from_export(NULL, blob, len, p->dev, &p->remote[0]));
+	CHECK(doca_mmap_get_memrange(p->remote[0], &p->remote_addr[0], &p->remote_len[0]));
+	free(blob);
+	oob_expect(p->oob[0], "ready", WAIT_MS);
+	submit_bad(p, c, &r);
+	EXPECT(r.status == c->expected, "%s: status %s, expected %s", c->name,
+	       doca_error_get_name(r.status), doca_error_get_name(c->expected));
+	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
+	oob_send_str(p->oob[0], "done");
+	oob_expect(p->oob[0], "OK", WAIT_MS);
+}
+
+/* ------------------------------------------------------------------ */
+/* a peer that dies or hangs                                            */
+/* ------------------------------------------------------------------ */
+
+#define STREAM_WINDOW 8
+#define DETECT_BOUND_MS 2000
+
+/* Keeps STREAM_WINDOW 1 MiB writes (or sends) in flight; after warm_up
+ * completions tells the peer "word" once. Returns when the context is IDLE
+ * after a failure; fills the time from "word" to IDLE. */
+static uint64_t stream_until_failure(struct peer *p, bool sends, int warm_up, const char *word,
+				     doca_error_t *first_error)
+{
+	struct doca_task *tasks[STREAM_WINDOW];
+	struct doca_buf *src[STREAM_WINDOW], *dst[STREAM_WINDOW];
+	struct result r[STREAM_WINDOW];
+	uint64_t t0 = 0, deadline = now_ms() + WAIT_MS;
+	int completed = 0, first_order = 0;
+	enum doca_ctx_states state;
+	bool failing = false;
+
+	*first_error = DOCA_SUCCESS;
+	for (int i = 0; i < STREAM_WINDOW; i++) {
+		src[i] = peer_buf(p, p->mmap, p->mem + (size_t)i * MiB, MiB, MiB);
+		dst[i] = sends ? NULL :
+				 peer_buf(p, p->remote[0], (uint8_t *)p->remote_addr[0] + (size_t)i * MiB,
+					  MiB, 0);
+		if (sends) {
+			struct doca_rdma_task_send *t;
+
+			CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], src[i],
+								result_data(&r[i]), &t));
+			tasks[i] = doca_rdma_task_send_as_task(t);
+		} else {
+			struct doca_rdma_task_write *t;
+
+			CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
+								 result_data(&r[i]), &t));
+			tasks[i] = doca_rdma_task_write_as_task(t);
+		}
+		CHECK(doca_task_submit(tasks[i]));
+	}
+	for (;;) {
+		doca_pe_progress(p->pe);
+		for (int i = 0; i < STREAM_WINDOW; i++) {
+			if (!tasks[i] || !r[i].done)
+				continue;
+			if (r[i].status != DOCA_SUCCESS) {
+				/* the first failure in completion order names the cause */
+				if (first_order == 0 || r[i].order < first_order) {
+					first_order = r[i].order;
+					*first_error = r[i].status;
+				}
+				failing = true;
+			}
+			completed++;
+			if (dst[i]) /* the remote buffer filled up: start it over */
+				CHECK(doca_buf_reset_data_len(dst[i]));
+			if (failing) {
+				/* A stopping context waits until its tasks are freed. */
+				doca_task_free(tasks[i]);
+				tasks[i] = NULL;
+			} else {
+				(void)result_data(&r[i]);
+				CHECK(doca_task_submit(tasks[i]));
+			}
+		}
+		if (completed >= warm_up && t0 == 0) {
+			oob_send_str(p->oob[0], word);
+			t0 = now_ms();
+		}
+		CHECK(doca_ctx_get_state(doca_rdma_as_ctx(p->rdma), &state));
+		if (state == DOCA_CTX_STATE_IDLE)
+			break;
+		EXPECT(now_ms() < deadline, "the failure was not noticed within %d ms", WAIT_MS);
+	}
+	for (int i = 0; i < STREAM_WINDOW; i++) {
+		EXPECT(!tasks[i], "task %d never completed", i);
+		CHECK(doca_buf_dec_refcount(src[i], NULL));
+		if (dst[i])
+			CHECK(doca_buf_dec_refcount(dst[i], NULL));
+	}
+	return now_ms() - t0;
+}
+
+/* The target waits for a word, then dies (SIGKILL) or hangs (SIGSTOP). It
+ * does not progress: its service thread serves the client meanwhile. */
+static void doomed_target(struct peer *p, int sig)
+{
+	size_t len;
+
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, STREAM_WINDOW * MiB, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+	oob_accept(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	free(oob_recv(p->oob[0], &len, WAIT_MS));
+	raise(sig);
+	FAIL("still alive after signal %d", sig);
+}
+
+static void survivor_client(struct peer *p, const char *word, uint64_t bound_ms,
+			    doca_error_t expected)
+{
+	doca_error_t first_error;
+	uint64_t ms;
+
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, STREAM_WINDOW * MiB, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	ms = stream_until_failure(p, false, 3 * STREAM_WINDOW, word, &first_error);
+	EXPECT(first_error == expected, "writes failed with %s, expected %s",
+	       doca_error_get_name(first_error), doca_error_get_name(expected));
+	printf("failure noticed, context IDLE %lu ms after the peer was told to %s\n",
+	       (unsigned long)ms, word);
+	EXPECT(ms < bound_ms, "took %lu ms, the bound is %lu ms", (unsigned long)ms,
+	       (unsigned long)bound_ms);
+}
+
+static void kill_target_server(struct peer *p)
+{
+	doomed_target(p, SIGKILL);
+}
+
+static void kill_target_client(struct peer *p)
+{
+	survivor_client(p, "die", DETECT_BOUND_MS, DOCA_ERROR_CONNECTION_RESET);
+}
+
+static void stop_target_server(struct peer *p)
+{
+	doomed_target(p, SIGSTOP);
+}
+
+/* Nothing fails a stopped peer but the request timeout (1 s here). */
+static void stop_target_client(struct peer *p)
+{
+	setenv("SOFTDOCA_TIMEOUT_MS", "1000", 1);
+	survivor_client(p, "stop", 1000 + DETECT_BOUND_MS, DOCA_ERROR_TIME_OUT);
+}
+
+/* The initiator dies mid-transfer; the target's posted receives fail. */
+static void kill_initiator_server(struct peer *p)
+{
+	static struct result r[64];
+	struct doca_rdma_task_receive *tasks[64];
+	struct doca_buf *buf;
+	uint64_t t0, ms;
+	size_t len;
+	int failed = 0;
+
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, MiB, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+	oob_accept(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	buf = peer_buf(p, p->mmap, p->mem, MiB, 0);
+	for (int i = 0; i < 64; i++) {
+		CHECK(doca_rdma_task_receive_allocate_init(p->rdma, NULL, result_data(&r[i]),
+							   &tasks[i]));
+		doca_rdma_task_receive_set_dst_buf(tasks[i], i == 0 ? buf : NULL);
+		CHECK(doca_task_submit(doca_rdma_task_receive_as_task(tasks[i])));
+	}
+	free(oob_recv(p->oob[0], &len, WAIT_MS)); /* "die": the client kills itself now */
+	t0 = now_ms();
+	for (int left = 64; left > 0;) {
+		EXPECT(now_ms() - t0 < WAIT_MS, "the receives never failed");
+		doca_pe_progress(p->pe);
+		for (int i = 0; i < 64; i++) {
+			if (!tasks[i] || !r[i].done)
+				continue;
+			failed += r[i].status != DOCA_SUCCESS;
+			doca_task_free(doca_rdma_task_receive_as_task(tasks[i]));
+			tasks[i] = NULL;
+			left--;
+		}
+	}
+	peer_wait_state(p, DOCA_CTX_STATE_IDLE, WAIT_MS);
+	ms = now_ms() - t0;
+	CHECK(doca_buf_dec_refcount(buf, NULL));
+	EXPECT(failed > 0, "no posted receive failed");
+	printf("initiator death noticed, context IDLE %lu ms later\n", (unsigned long)ms);
+	EXPECT(ms < DETECT_BOUND_MS, "took %lu ms", (unsigned long)ms);
+}
+
+static void kill_initiator_client(struct peer *p)
+{
+	struct doca_buf *src;
+	struct result r;
+
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, MiB, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	src = peer_buf(p, p->mmap, p->mem, 64, 64);
+	for (int i = 0; i < 4; i++) {
+		struct doca_rdma_task_send *t;
+
+		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], i ? NULL : src,
+							result_data(&r), &t));
+		CHECK(doca_task_submit(doca_rdma_task_send_as_task(t)));
+		peer_wait(p, &r, WAIT_MS);
+		EXPECT(r.status == DOCA_SUCCESS, "send %d: %s", i, doca_error_get_name(r.status));
+		doca_task_free(doca_rdma_task_send_as_task(t));
+	}
+	oob_send_str(p->oob[0], "die");
+	raise(SIGKILL);
+}
+
+const struct scenario failure_scenarios[] = {
+	{ "err_write_range", error_server, error_client },
+	{ "err_read_range", error_server, error_client },
+	{ "err_atomic_range", error_server, error_client },
+	{ "err_write_perm", error_server, error_client },
+	{ "err_read_perm", error_server, error_client },
+	{ "err_atomic_perm", error_server, error_client },
+	{ "err_ctx_perm", error_server, error_client },
+	{ "err_destroyed", error_server, error_client },
+	{ "err_misaligned", error_server, error_client },
+	{ "err_too_long", error_server, error_client },
+	{ "kill_target", kill_target_server, kill_target_client },
+	{ "stop_target", stop_target_server, stop_target_client },
+	{ "kill_initiator", kill_initiator_server, kill_initiator_client },
+	{ NULL, NULL, NULL },
+};
+
+void failure_select(const char *name)
+{
+	current_case = name;
+}

@@ -1,0 +1,857 @@
+/*
+ * softdoca integration tests: the scenarios. The server is the target (it
+ * exports memory and checks what lands in it); the client is the initiator.
+ * Each scenario documents what both sides expect.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <softdoca.h>
+
+#include "peer.h"
+
+#define MiB (1024u * 1024u)
+#define WAIT_MS 60000
+
+static const uint32_t all_rdma = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+				 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                              */
+/* ------------------------------------------------------------------ */
+
+static void server_prepare(struct peer *p, size_t mem_len, uint32_t mmap_access)
+{
+	p->rdma_permissions = p->rdma_permissions ? p->rdma_permissions : all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, mem_len, mmap_access);
+	peer_create_rdma(p);
+	peer_start(p);
+}
+
+static void client_prepare(struct peer *p, size_t mem_len)
+{
+	p->rdma_permissions = all_rdma;
+	if (p->rnr_retry == 0)
+		p->rnr_retry = 7;
+	peer_alloc_memory(p, mem_len, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+}
+
+/* Connection then mmap, in the order DOCA samples use. */
+static void handshake(struct peer *p, int i)
+{
+	peer_connect(p, i);
+	peer_exchange_mmap(p, i);
+}
+
+/* The remote buffer at offset off of the server's exported range. */
+static struct doca_buf *remote_buf(struct peer *p, size_t off, size_t len, size_t data_len)
+{
+	return peer_buf(p, p->remote[0], (uint8_t *)p->remote_addr[0] + off, len, data_len);
+}
+
+static struct doca_buf *local_buf(struct peer *p, size_t off, size_t len, size_t data_len)
+{
+	return peer_buf(p, p->mmap, p->mem + off, len, data_len);
+}
+
+static void put(struct doca_buf *b)
+{
+	if (b)
+		CHECK(doca_buf_dec_refcount(b, NULL));
+}
+
+static void expect_status(struct result *r, doca_error_t want, const char *what)
+{
+	EXPECT(r->status == want, "%s: status %s, expected %s", what, doca_error_get_name(r->status),
+	       doca_error_get_name(want));
+}
+
+/* Progresses until the peer sends the next message; returns it. */
+static char *wait_message(struct peer *p, int i)
+{
+	uint64_t deadline = now_ms() + WAIT_MS;
+	size_t len;
+
+	while (!oob_ready(p->oob[i])) {
+		EXPECT(now_ms() < deadline, "peer silent for %d ms", WAIT_MS);
+		doca_pe_progress(p->pe);
+	}
+	return oob_recv(p->oob[i], &len, WAIT_MS);
+}
+
+static void report(struct peer *p, int i, const char *verdict)
+{
+	oob_send_str(p->oob[i], verdict);
+}
+
+static void expect_ok_from_peer(struct peer *p, int i)
+{
+	char *verdict = wait_message(p, i);
+
+	EXPECT(strcmp(verdict, "OK") == 0, "the peer reported: %s", verdict);
+	free(verdict);
+}
+
+static void do_write(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r)
+{
+	struct doca_rdma_task_write *t;
+
+	CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src, dst, result_data(r),
+						 &t));
+	CHECK(doca_task_submit(doca_rdma_task_write_as_task(t)));
+	peer_wait(p, r, WAIT_MS);
+	doca_task_free(doca_rdma_task_write_as_task(t));
+}
+
+static void do_read(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r,
+		    uint32_t *len)
+{
+	struct doca_rdma_task_read *t;
+
+	CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], src, dst, result_data(r), &t));
+	CHECK(doca_task_submit(doca_rdma_task_read_as_task(t)));
+	peer_wait(p, r, WAIT_MS);
+	*len = doca_rdma_task_read_get_result_len(t);
+	doca_task_free(doca_rdma_task_read_as_task(t));
+}
+
+static void do_send(struct peer *p, struct doca_buf *src, bool imm, doca_be32_t value,
+		    struct result *r)
+{
+	if (imm) {
+		struct doca_rdma_task_send_imm *t;
+
+		CHECK(doca_rdma_task_send_imm_allocate_init(p->rdma, p->conn[0], src, value,
+							    result_data(r), &t));
+		CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(t)));
+		peer_wait(p, r, WAIT_MS);
+		doca_task_free(doca_rdma_task_send_imm_as_task(t));
+	} else {
+		struct doca_rdma_task_send *t;
+
+		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], src, result_data(r),
+							&t));
+		CHECK(doca_task_submit(doca_rdma_task_send_as_task(t)));
+		peer_wait(p, r, WAIT_MS);
+		doca_task_free(doca_rdma_task_send_as_task(t));
+	}
+}
+
+static void do_write_imm(struct peer *p, struct doca_buf *src, struct doca_buf *dst,
+			 doca_be32_t value, struct result *r)
+{
+	struct doca_rdma_task_write_imm *t;
+
+	CHECK(doca_rdma_task_write_imm_allocate_init(p->rdma, p->conn[0], src, dst, value,
+						     result_data(r), &t));
+	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(t)));
+	peer_wait(p, r, WAIT_MS);
+	doca_task_free(doca_rdma_task_write_imm_as_task(t));
+}
+
+static uint64_t do_fetch_add(struct peer *p, size_t off, uint64_t add, struct result *r)
+{
+	struct doca_buf *dst = remote_buf(p, off, 8, 8), *res = local_buf(p, 0, 8, 0);
+	struct doca_rdma_task_atomic_fetch_add *t;
+	uint64_t value;
+
+	CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], dst, res, add,
+							    result_data(r), &t));
+	CHECK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(t)));
+	peer_wait(p, r, WAIT_MS);
+	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(t));
+	memcpy(&value, p->mem, sizeof(value));
+	put(dst);
+	put(res);
+	return value;
+}
+
+static uint64_t do_cmp_swp(struct peer *p, size_t off, uint64_t cmp, uint64_t swap,
+			   struct result *r)
+{
+	struct doca_buf *dst = remote_buf(p, off, 8, 8), *res = local_buf(p, 0, 8, 0);
+	struct doca_rdma_task_atomic_cmp_swp *t;
+	uint64_t value;
+
+	CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(p->rdma, p->conn[0], dst, res, cmp, swap,
+							  result_data(r), &t));
+	CHECK(doca_task_submit(doca_rdma_task_atomic_cmp_swp_as_task(t)));
+	peer_wait(p, r, WAIT_MS);
+	doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(t));
+	memcpy(&value, p->mem, sizeof(value));
+	put(dst);
+	put(res);
+	return value;
+}
+
+struct posted_recv {
+	struct doca_rdma_task_receive *task;
+	struct result r;
+	struct doca_buf *buf;
+};
+
+static void post_recv(struct peer *p, struct posted_recv *pr, struct doca_buf *buf)
+{
+	pr->buf = buf;
+	CHECK(doca_rdma_task_receive_allocate_init(p->rdma, buf, result_data(&pr->r), &pr->task));
+	CHECK(doca_task_submit(doca_rdma_task_receive_as_task(pr->task)));
+}
+
+static void check_recv(struct posted_recv *pr, enum doca_rdma_opcode opcode, uint32_t len,
+		       bool imm, doca_be32_t value, const char *what)
+{
+	expect_status(&pr->r, DOCA_SUCCESS, what);
+	EXPECT(doca_rdma_task_receive_get_result_opcode(pr->task) == opcode, "%s: opcode %d", what,
+	       doca_rdma_task_receive_get_result_opcode(pr->task));
+	EXPECT(doca_rdma_task_receive_get_result_len(pr->task) == len, "%s: length %u, expected %u",
+	       what, doca_rdma_task_receive_get_result_len(pr->task), len);
+	if (imm)
+		EXPECT(doca_rdma_task_receive_get_result_immediate_data(pr->task) == value,
+		       "%s: immediate 0x%x, expected 0x%x", what,
+		       doca_rdma_task_receive_get_result_immediate_data(pr->task), value);
+}
+
+static void free_recv(struct posted_recv *pr)
+{
+	doca_task_free(doca_rdma_task_receive_as_task(pr->task));
+	put(pr->buf);
+}
+
+static void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what)
+{
+	long at = pattern_check(buf, len, seed);
+
+	EXPECT(at < 0, "%s: byte %ld of %zu differs", what, at, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* ops: every operation, sizes 0..64 MiB, lists, NULL buffers           */
+/* ------------------------------------------------------------------ */
+
+/* Server memory: W (write targets) at 0, R (read sources) at 67 MiB,
+ * S (receive buffers) at 134 MiB, counters at 201 MiB. Each size k has its
+ * own offset in every region. */
+#define OPS_R (67 * MiB)
+#define OPS_S (134 * MiB)
+#define OPS_C (201 * MiB)
+#define OPS_MEM (202 * MiB)
+#define OPS_LIST 8192        /* list write / list receive */
+#define OPS_IMM 20000        /* write-imm target, send-imm receive */
+#define OPS_TRUNC 30000      /* truncated read source */
+#define OPS_PIPE (66 * MiB)  /* 64 pipelined 4 KiB writes */
+#define NUM_SIZES 6
+
+static const size_t sizes[NUM_SIZES] = { 0, 1, 8, 4096, MiB, 64 * MiB };
+static const size_t offsets[NUM_SIZES] = { 0, 0, 64, 4096, MiB, 2 * MiB };
+static const size_t list_parts[3] = { 100, 5000, 1 };
+static const size_t recv_parts[3] = { 2000, 2000, 2000 };
+
+static void ops_server(struct peer *p)
+{
+	struct posted_recv recv[NUM_SIZES + 4];
+	struct doca_buf *parts[3];
+	char *msg;
+	int n = 0;
+
+	server_prepare(p, OPS_MEM, all_rdma);
+	oob_accept(p);
+	handshake(p, 0);
+	for (int k = 0; k < NUM_SIZES; k++)
+		pattern_fill(p->mem + OPS_R + offsets[k], sizes[k], 50 + k);
+	pattern_fill(p->mem + OPS_R + OPS_LIST, 60, 60);
+	pattern_fill(p->mem + OPS_R + OPS_TRUNC, 100, 61);
+	memcpy(p->mem + OPS_C, &(uint64_t){ 1000 }, 8);
+	memcpy(p->mem + OPS_C + 8, &(uint64_t){ 7 }, 8);
+
+	/* Receives, in the order the client's sends come. A zero-length send and
+	 * a write-with-immediate need no buffer. */
+	for (int k = 0; k < NUM_SIZES; k++)
+		post_recv(p, &recv[n++],
+			  sizes[k] ? peer_buf(p, p->mmap, p->mem + OPS_S + offsets[k],
+					      k == 2 ? 64 : sizes[k], 0) :
+				     NULL);
+	for (int i = 0; i < 3; i++)
+		parts[i] = peer_buf(p, p->mmap, p->mem + OPS_S + OPS_LIST + i * 2000, recv_parts[i], 0);
+	CHECK(doca_buf_chain_list(parts[0], parts[1]));
+	CHECK(doca_buf_chain_list(parts[0], parts[2]));
+	post_recv(p, &recv[n++], parts[0]);
+	post_recv(p, &recv[n++], peer_buf(p, p->mmap, p->mem + OPS_S + OPS_IMM, 32, 0));
+	post_recv(p, &recv[n++], NULL);
+	post_recv(p, &recv[n++], NULL);
+	report(p, 0, "ready");
+
+	msg = wait_message(p, 0);
+	EXPECT(strcmp(msg, "verify") == 0, "unexpected '%s'", msg);
+	free(msg);
+	for (int i = 0; i < n; i++)
+		peer_wait(p, &recv[i].r, WAIT_MS);
+
+	/* writes */
+	for (int k = 1; k < NUM_SIZES; k++)
+		expect_pattern(p->mem + offsets[k], sizes[k], 10 + k, "write");
+	expect_pattern(p->mem + OPS_LIST, 5101, 20, "list write");
+	expect_pattern(p->mem + OPS_IMM, 64, 30, "write-imm data");
+	for (int i = 0; i < 64; i++)
+		expect_pattern(p->mem + OPS_PIPE + i * 4096, 4096, 40 + i, "pipelined write");
+	/* receives */
+	for (int k = 0; k < NUM_SIZES; k++) {
+		check_recv(&recv[k], DOCA_RDMA_OPCODE_RECV_SEND, (uint32_t)sizes[k], false, 0, "send");
+		if (sizes[k]) {
+			size_t dl;
+
+			expect_pattern(p->mem + OPS_S + offsets[k], sizes[k], 100 + k, "send data");
+			CHECK(doca_buf_get_data_len(recv[k].buf, &dl));
+			EXPECT(dl == sizes[k], "receive data length %zu, expected %zu", dl, sizes[k]);
+		}
+		EXPECT(doca_rdma_task_receive_get_result_rdma_connection(recv[k].task) == p->conn[0],
+		       "receive names another connection");
+	}
+	check_recv(&recv[6], DOCA_RDMA_OPCODE_RECV_SEND, 5101, false, 0, "list send");
+	expect_pattern(p->mem + OPS_S + OPS_LIST, 5101, 21, "list receive data");
+	for (int i = 0; i < 3; i++) {
+		size_t dl;
+
+		CHECK(doca_buf_get_data_len(parts[i], &dl));
+		EXPECT(dl == (i < 2 ? 2000u : 1101u), "list receive element %d holds %zu", i, dl);
+	}
+	check_recv(&recv[7], DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM, 16, true, 0xABCD, "send-imm");
+	expect_pattern(p->mem + OPS_S + OPS_IMM, 16, 22, "send-imm data");
+	check_recv(&recv[8], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 0, true, 0x1234, "write-imm 0");
+	check_recv(&recv[9], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x5678, "write-imm");
+	/* atomics */
+	EXPECT(*(uint64_t *)(p->mem + OPS_C) == 1005, "fetch-add left %lu",
+	       (unsigned long)*(uint64_t *)(p->mem + OPS_C));
+	EXPECT(*(uint64_t *)(p->mem + OPS_C + 8) == 9, "compare-swap left %lu",
+	       (unsigned long)*(uint64_t *)(p->mem + OPS_C + 8));
+	for (int i = 0; i < n; i++)
+		free_recv(&recv[i]);
+	report(p, 0, "OK");
+	oob_expect(p->oob[0], "bye", WAIT_MS);
+	peer_stop(p);
+}
+
+static void client_writes(struct peer *p)
+{
+	struct doca_buf *parts[3];
+	struct result r;
+	size_t at = 0;
+
+	for (int k = 0; k < NUM_SIZES; k++) {
+		struct doca_buf *src = NULL, *dst = NULL;
+
+		if (sizes[k]) {
+			pattern_fill(p->mem, sizes[k], 10 + k);
+			src = local_buf(p, 0, sizes[k], sizes[k]);
+			dst = remote_buf(p, offsets[k], sizes[k], 0);
+		}
+		do_write(p, src, dst, &r);
+		expect_status(&r, DOCA_SUCCESS, "write");
+		if (dst) {
+			size_t dl;
+
+			CHECK(doca_buf_get_data_len(dst, &dl));
+			EXPECT(dl == sizes[k], "remote buffer data length %zu after write", dl);
+		}
+		put(src);
+		put(dst);
+	}
+	/* from a three-element list */
+	pattern_fill(p->mem, 5101, 20);
+	for (int i = 0; i < 3; i++) {
+		parts[i] = local_buf(p, at, list_parts[i], list_parts[i]);
+		at += list_parts[i];
+		if (i)
+			CHECK(doca_buf_chain_list(parts[0], parts[i]));
+	}
+	struct doca_buf *dst = remote_buf(p, OPS_LIST, 5101, 0);
+
+	do_write(p, parts[0], dst, &r);
+	expect_status(&r, DOCA_SUCCESS, "list write");
+	put(parts[0]);
+	put(dst);
+}
+
+/* 64 writes in flight at once: they complete in submission order. */
+static void client_pipelined_writes(struct peer *p)
+{
+	struct doca_rdma_task_write *tasks[64];
+	struct doca_buf *src[64], *dst[64];
+	struct result r[64];
+
+	for (int i = 0; i < 64; i++) {
+		pattern_fill(p->mem + i * 4096, 4096, 40 + i);
+		src[i] = local_buf(p, i * 4096, 4096, 4096);
+		dst[i] = remote_buf(p, OPS_PIPE + i * 4096, 4096, 0);
+		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
+							 result_data(&r[i]), &tasks[i]));
+	}
+	for (int i = 0; i < 64; i++)
+		CHECK(doca_task_submit(doca_rdma_task_write_as_task(tasks[i])));
+	for (int i = 0; i < 64; i++) {
+		peer_wait(p, &r[i], WAIT_MS);
+		expect_status(&r[i], DOCA_SUCCESS, "pipelined write");
+		if (i)
+			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order", i);
+		doca_task_free(doca_rdma_task_write_as_task(tasks[i]));
+		put(src[i]);
+		put(dst[i]);
+	}
+}
+
+static void client_reads(struct peer *p)
+{
+	struct doca_buf *parts[3], *src, *dst;
+	const size_t dst_off = 66 * MiB;
+	struct result r;
+	uint32_t len;
+
+	for (int k = 0; k < NUM_SIZES; k++) {
+		src = sizes[k] ? remote_buf(p, OPS_R + offsets[k], sizes[k], sizes[k]) : NULL;
+		dst = sizes[k] ? local_buf(p, dst_off, sizes[k], 0) : NULL;
+		do_read(p, src, dst, &r, &len);
+		expect_status(&r, DOCA_SUCCESS, "read");
+		EXPECT(len == sizes[k], "read returned %u bytes, expected %zu", len, sizes[k]);
+		if (sizes[k]) {
+			size_t dl;
+
+			expect_pattern(p->mem + dst_off, sizes[k], 50 + k, "read data");
+			CHECK(doca_buf_get_data_len(dst, &dl));
+			EXPECT(dl == sizes[k], "read destination data length %zu", dl);
+		}
+		put(src);
+		put(dst);
+	}
+	/* into a list of 10 + 20 + 30 bytes */
+	for (int i = 0; i < 3; i++) {
+		parts[i] = local_buf(p, dst_off + 100 * (size_t)i, 10 * ((size_t)i + 1), 0);
+		if (i)
+			CHECK(doca_buf_chain_list(parts[0], parts[i]));
+	}
+	src = remote_buf(p, OPS_R + OPS_LIST, 60, 60);
+	do_read(p, src, parts[0], &r, &len);
+	expect_status(&r, DOCA_SUCCESS, "list read");
+	EXPECT(len == 60, "list read returned %u bytes", len);
+	uint8_t joined[60];
+
+	memcpy(joined, p->mem + dst_off, 10);
+	memcpy(joined + 10, p->mem + dst_off + 100, 20);
+	memcpy(joined + 30, p->mem + dst_off + 200, 30);
+	expect_pattern(joined, 60, 60, "list read data");
+	put(parts[0]);
+	put(src);
+	/* the destination has room for 50 of the 100 bytes: 50 are read */
+	src = remote_buf(p, OPS_R + OPS_TRUNC, 100, 100);
+	dst = local_buf(p, dst_off, 50, 0);
+	do_read(p, src, dst, &r, &len);
+	expect_status(&r, DOCA_SUCCESS, "short read");
+	EXPECT(len == 50, "short read returned %u bytes", len);
+	expect_pattern(p->mem + dst_off, 50, 61, "short read data");
+	put(src);
+	put(dst);
+}
+
+static void client_sends(struct peer *p)
+{
+	struct doca_buf *parts[3], *src;
+	struct result r;
+	size_t at = 0;
+
+	for (int k = 0; k < NUM_SIZES; k++) {
+		src = NULL;
+		if (sizes[k]) {
+			pattern_fill(p->mem, sizes[k], 100 + k);
+			src = local_buf(p, 0, sizes[k], sizes[k]);
+		}
+		do_send(p, src, false, 0, &r);
+		expect_status(&r, DOCA_SUCCESS, "send");
+		put(src);
+	}
+	pattern_fill(p->mem, 5101, 21);
+	for (int i = 0; i < 3; i++) {
+		parts[i] = local_buf(p, at, list_parts[i], list_parts[i]);
+		at += list_parts[i];
+		if (i)
+			CHECK(doca_buf_chain_list(parts[0], parts[i]));
+	}
+	do_send(p, parts[0], false, 0, &r);
+	expect_status(&r, DOCA_SUCCESS, "list send");
+	put(parts[0]);
+	pattern_fill(p->mem, 16, 22);
+	src = local_buf(p, 0, 16, 16);
+	do_send(p, src, true, 0xABCD, &r); /* passed through without byte swapping */
+	expect_status(&r, DOCA_SUCCESS, "send-imm");
+	put(src);
+	do_write_imm(p, NULL, NULL, 0x1234, &r);
+	expect_status(&r, DOCA_SUCCESS, "empty write-imm");
+	pattern_fill(p->mem, 64, 30);
+	src = local_buf(p, 0, 64, 64);
+	struct doca_buf *dst = remote_buf(p, OPS_IMM, 64, 0);
+
+	do_write_imm(p, src, dst, 0x5678, &r);
+	expect_status(&r, DOCA_SUCCESS, "write-imm");
+	put(src);
+	put(dst);
+}
+
+static void client_atomics(struct peer *p)
+{
+	struct result r;
+
+	EXPECT(do_fetch_add(p, OPS_C, 5, &r) == 1000, "fetch-add returned the wrong original");
+	expect_status(&r, DOCA_SUCCESS, "fetch-add");
+	EXPECT(do_cmp_swp(p, OPS_C + 8, 7, 9, &r) == 7, "compare-swap returned the wrong original");
+	EXPECT(do_cmp_swp(p, OPS_C + 8, 7, 11, &r) == 9, "failed compare-swap returned %lu",
+	       (unsigned long)*(uint64_t *)p->mem);
+	expect_status(&r, DOCA_SUCCESS, "compare-swap");
+}
+
+static void ops_client(struct peer *p)
+{
+	client_prepare(p, 133 * MiB);
+	handshake(p, 0);
+	oob_expect(p->oob[0], "ready", WAIT_MS);
+	client_writes(p);
+	client_pipelined_writes(p);
+	client_reads(p);
+	client_sends(p);
+	client_atomics(p);
+	report(p, 0, "verify");
+	expect_ok_from_peer(p, 0);
+	report(p, 0, "bye");
+	peer_stop(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* blocked: the target sits in read() inside its RUNNING callback        */
+/* ------------------------------------------------------------------ */
+
+static void blocked_state_cb(const union doca_data user_data, struct doca_ctx *ctx,
+			     enum doca_ctx_states prev, enum doca_ctx_states next)
+{
+	struct peer *p = user_data.ptr;
+	size_t len;
+	char *msg;
+
+	(void)ctx;
+	(void)prev;
+	if (next != DOCA_CTX_STATE_RUNNING)
+		return;
+	/* As DOCA samples do: export, exchange, connect, then block. */
+	handshake(p, 0);
+	memcpy(p->mem + 4096, &(uint64_t){ 0 }, 8);
+	pattern_fill(p->mem + 2 * MiB, MiB, 72);
+	report(p, 0, "ready");
+	msg = oob_recv(p->oob[0], &len, WAIT_MS); /* blocks: no progress calls at all */
+	EXPECT(strcmp(msg, "done") == 0, "unexpected '%s'", msg);
+	free(msg);
+	expect_pattern(p->mem + 8192, 4096, 70, "blocked write 4K");
+	expect_pattern(p->mem + MiB, MiB, 71, "blocked write 1M");
+	EXPECT(*(uint64_t *)(p->mem + 4096) == 10, "fetch-adds left %lu",
+	       (unsigned long)*(uint64_t *)(p->mem + 4096));
+	report(p, 0, "OK");
+}
+
+static void blocked_server(struct peer *p)
+{
+	union doca_data ud = { .ptr = p };
+
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, 4 * MiB, all_rdma);
+	peer_create_rdma(p);
+	CHECK(doca_ctx_set_state_changed_cb(doca_rdma_as_ctx(p->rdma), blocked_state_cb));
+	CHECK(doca_ctx_set_user_data(doca_rdma_as_ctx(p->rdma), ud));
+	oob_accept(p);
+	peer_start(p); /* the callback runs inside, and returns only when all is checked */
+	oob_expect(p->oob[0], "bye", WAIT_MS);
+	peer_stop(p);
+}
+
+static void blocked_client(struct peer *p)
+{
+	struct result r;
+	struct doca_buf *src, *dst;
+	uint32_t len;
+
+	client_prepare(p, 4 * MiB);
+	handshake(p, 0);
+	oob_expect(p->oob[0], "ready", WAIT_MS);
+	pattern_fill(p->mem, 4096, 70);
+	src = local_buf(p, 0, 4096, 4096);
+	dst = remote_buf(p, 8192, 4096, 0);
+	do_write(p, src, dst, &r);
+	expect_status(&r, DOCA_SUCCESS, "write to a blocked target");
+	put(src);
+	put(dst);
+	pattern_fill(p->mem, MiB, 71);
+	src = local_buf(p, 0, MiB, MiB);
+	dst = remote_buf(p, MiB, MiB, 0);
+	do_write(p, src, dst, &r);
+	expect_status(&r, DOCA_SUCCESS, "1 MiB write to a blocked target");
+	put(src);
+	put(dst);
+	src = remote_buf(p, 2 * MiB, MiB, MiB);
+	dst = local_buf(p, 2 * MiB, MiB, 0);
+	do_read(p, src, dst, &r, &len);
+	expect_status(&r, DOCA_SUCCESS, "read from a blocked target");
+	expect_pattern(p->mem + 2 * MiB, MiB, 72, "read from a blocked target");
+	put(src);
+	put(dst);
+	for (uint64_t i = 0; i < 10; i++)
+		EXPECT(do_fetch_add(p, 4096, 1, &r) == i, "fetch-add %lu on a blocked target",
+		       (unsigned long)i);
+	report(p, 0, "done");
+	expect_ok_from_peer(p, 0);
+	report(p, 0, "bye");
+	peer_stop(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* rnr: sends arrive before any receive is posted                       */
+/* ------------------------------------------------------------------ */
+
+static void wait_rnr(struct peer *p, uint64_t n)
+{
+	struct softdoca_rdma_counters c;
+	uint64_t deadline = now_ms() + WAIT_MS;
+
+	for (;;) {
+		CHECK(softdoca_rdma_connection_get_counters(p->conn[0], &c));
+		if (c.rnr_waits >= n)
+			return;
+		EXPECT(now_ms() < deadline, "no request waited for a receive");
+		doca_pe_progress(p->pe);
+	}
+}
+
+static void rnr_server(struct peer *p)
+{
+	struct posted_recv recv[3];
+
+	server_prepare(p, MiB, all_rdma);
+	oob_accept(p);
+	handshake(p, 0);
+	oob_expect(p->oob[0], "submitted", WAIT_MS);
+	wait_rnr(p, 1); /* the first send is here and waits: post the receives now */
+	post_recv(p, &recv[0], peer_buf(p, p->mmap, p->mem + 4096, 4096, 0));
+	post_recv(p, &recv[1], peer_buf(p, p->mmap, p->mem + 8192, 4096, 0));
+	post_recv(p, &recv[2], NULL);
+	for (int i = 0; i < 3; i++)
+		peer_wait(p, &recv[i].r, WAIT_MS);
+	check_recv(&recv[0], DOCA_RDMA_OPCODE_RECV_SEND, 100, false, 0, "late send");
+	expect_pattern(p->mem + 4096, 100, 80, "late send data");
+	check_recv(&recv[1], DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM, 16, true, 0xABCD, "late send-imm");
+	check_recv(&recv[2], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x42, "late write-imm");
+	expect_pattern(p->mem, 64, 81, "late write-imm data");
+	for (int i = 0; i < 3; i++)
+		free_recv(&recv[i]);
+	report(p, 0, "OK");
+	oob_expect(p->oob[0], "bye", WAIT_MS);
+	peer_stop(p);
+}
+
+static void rnr_client(struct peer *p)
+{
+	struct doca_rdma_task_send *send;
+	struct doca_rdma_task_send_imm *send_imm;
+	struct doca_rdma_task_write_imm *write_imm;
+	struct doca_buf *a, *b, *c, *d;
+	struct result r[3];
+
+	client_prepare(p, MiB);
+	handshake(p, 0);
+	pattern_fill(p->mem, 100, 80);
+	pattern_fill(p->mem + 4096, 16, 22);
+	pattern_fill(p->mem + 8192, 64, 81);
+	a = local_buf(p, 0, 100, 100);
+	b = local_buf(p, 4096, 16, 16);
+	c = local_buf(p, 8192, 64, 64);
+	d = remote_buf(p, 0, 64, 0);
+	/* Right after connect, as DOCA programs do; the peer posts nothing yet. */
+	CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], a, result_data(&r[0]), &send));
+	CHECK(doca_rdma_task_send_imm_allocate_init(p->rdma, p->conn[0], b, 0xABCD,
+						    result_data(&r[1]), &send_imm));
+	CHECK(doca_rdma_task_write_imm_allocate_init(p->rdma, p->conn[0], c, d, 0x42,
+						     result_data(&r[2]), &write_imm));
+	CHECK(doca_task_submit(doca_rdma_task_send_as_task(send)));
+	CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(send_imm)));
+	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(write_imm)));
+	report(p, 0, "submitted");
+	for (int i = 0; i < 3; i++) {
+		peer_wait(p, &r[i], WAIT_MS);
+		expect_status(&r[i], DOCA_SUCCESS, "send after RNR wait");
+	}
+	EXPECT(r[0].order < r[1].order && r[1].order < r[2].order, "completions out of order");
+	doca_task_free(doca_rdma_task_send_as_task(send));
+	doca_task_free(doca_rdma_task_send_imm_as_task(send_imm));
+	doca_task_free(doca_rdma_task_write_imm_as_task(write_imm));
+	put(a);
+	put(b);
+	put(c);
+	put(d);
+	expect_ok_from_peer(p, 0);
+	report(p, 0, "bye");
+	peer_stop(p);
+}
+
+/* With rnr_retry_count 1 the send gives up: both contexts end in error. */
+static void rnr_exceeded_server(struct peer *p)
+{
+	char *msg;
+
+	server_prepare(p, MiB, all_rdma);
+	oob_accept(p);
+	handshake(p, 0);
+	msg = wait_message(p, 0); /* progresses meanwhile, and posts no receive */
+	EXPECT(strcmp(msg, "failed") == 0, "unexpected '%s'", msg);
+	free(msg);
+	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
+	report(p, 0, "OK");
+}
+
+static void rnr_exceeded_client(struct peer *p)
+{
+	struct doca_buf *src;
+	struct result r;
+
+	p->rnr_retry = 1;
+	client_prepare(p, MiB);
+	handshake(p, 0);
+	src = local_buf(p, 0, 100, 100);
+	do_send(p, src, false, 0, &r);
+	expect_status(&r, DOCA_ERROR_TIME_OUT, "send never received");
+	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
+	put(src);
+	report(p, 0, "failed");
+	expect_ok_from_peer(p, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* atomic_stress: two peers and two local threads on one counter        */
+/* ------------------------------------------------------------------ */
+
+#define STRESS_PER_ACTOR 50000
+#define STRESS_WINDOW 32
+
+struct local_adder {
+	pthread_t thread;
+	uint64_t *counter;
+};
+
+static void *local_adds(void *arg)
+{
+	struct local_adder *a = arg;
+
+	for (int i = 0; i < STRESS_PER_ACTOR; i++)
+		__atomic_fetch_add(a->counter, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void stress_server(struct peer *p)
+{
+	struct local_adder adders[2];
+	uint64_t *counter;
+
+	p->max_conns = 2;
+	server_prepare(p, MiB, all_rdma);
+	counter = (uint64_t *)(p->mem + 4096);
+	*counter = 0;
+	for (int i = 0; i < 2; i++) {
+		oob_accept(p);
+		handshake(p, i);
+	}
+	for (int i = 0; i < 2; i++)
+		report(p, i, "go");
+	for (int i = 0; i < 2; i++) {
+		adders[i].counter = counter;
+		pthread_create(&adders[i].thread, NULL, local_adds, &adders[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		char *msg = wait_message(p, i);
+
+		EXPECT(strcmp(msg, "done") == 0, "client %d: %s", i, msg);
+		free(msg);
+	}
+	for (int i = 0; i < 2; i++)
+		pthread_join(adders[i].thread, NULL);
+	EXPECT(*counter == 4u * STRESS_PER_ACTOR, "counter %lu, expected %u",
+	       (unsigned long)*counter, 4u * STRESS_PER_ACTOR);
+	for (int i = 0; i < 2; i++)
+		report(p, i, "OK");
+	for (int i = 0; i < 2; i++)
+		oob_expect(p->oob[i], "bye", WAIT_MS);
+	peer_stop(p);
+}
+
+static void stress_client(struct peer *p)
+{
+	struct doca_rdma_task_atomic_fetch_add *tasks[STRESS_WINDOW];
+	struct doca_buf *dst, *res[STRESS_WINDOW];
+	struct result r[STRESS_WINDOW];
+	int submitted = 0, completed = 0;
+
+	client_prepare(p, MiB);
+	handshake(p, 0);
+	oob_expect(p->oob[0], "go", WAIT_MS);
+	dst = remote_buf(p, 4096, 8, 8);
+	for (int i = 0; i < STRESS_WINDOW; i++) {
+		res[i] = local_buf(p, (size_t)i * 8, 8, 0);
+		CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], dst, res[i],
+								    1, result_data(&r[i]),
+								    &tasks[i]));
+		CHECK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(tasks[i])));
+		submitted++;
+	}
+	/* Resubmit each task as it completes, until this actor did its share. */
+	uint64_t deadline = now_ms() + 5 * WAIT_MS;
+
+	while (completed < STRESS_PER_ACTOR) {
+		for (int i = 0; i < STRESS_WINDOW; i++) {
+			uint64_t original;
+
+			if (!r[i].done)
+				continue;
+			expect_status(&r[i], DOCA_SUCCESS, "fetch-add");
+			memcpy(&original, p->mem + (size_t)i * 8, 8);
+			EXPECT(original < 4u * STRESS_PER_ACTOR, "fetch-add returned %lu",
+			       (unsigned long)original);
+			completed++;
+			(void)result_data(&r[i]);
+			if (submitted < STRESS_PER_ACTOR) {
+				CHECK(doca_task_submit(
+					doca_rdma_task_atomic_fetch_add_as_task(tasks[i])));
+				submitted++;
+			}
+		}
+		EXPECT(now_ms() < deadline, "fetch-adds too slow: %d done", completed);
+		doca_pe_progress(p->pe);
+	}
+	for (int i = 0; i < STRESS_WINDOW; i++) {
+		doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(tasks[i]));
+		put(res[i]);
+	}
+	put(dst);
+	report(p, 0, "done");
+	expect_ok_from_peer(p, 0);
+	report(p, 0, "bye");
+	peer_stop(p);
+}
+
+const struct scenario scenarios[] = {
+	{ "ops", ops_server, ops_client },
+	{ "blocked", blocked_server, blocked_client },
+	{ "rnr", rnr_server, rnr_client },
+	{ "rnr_exceeded", rnr_exceeded_server, rnr_exceeded_client },
+	{ "atomic_stress", stress_server, stress_client },
+	{ NULL, NULL, NULL },
+};

@@ -1,0 +1,111 @@
+#!/bin/bash
+# Runs one integration scenario as real processes: a server (the target) and
+# one or more clients, on this host (shared memory or TCP) or in two network
+# namespaces joined by a veth pair (TCP, standing for two hosts).
+#
+#   run_pair.sh PEER SCENARIO TRANSPORT [--clients N] [--netns]
+#               [--server-exit CODE] [--client-exit CODE] [--stopped-server]
+#
+# The server writes its out-of-band port into a FIFO that this script reads
+# (no polling). Every process runs under `timeout`, so a hang fails the test.
+set -u
+
+peer=$1 scenario=$2 transport=$3
+shift 3
+clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--clients) clients=$2; shift 2 ;;
+	--netns) netns=1; shift ;;
+	--server-exit) server_exit=$2; shift 2 ;;
+	--client-exit) client_exit=$2; shift 2 ;;
+	--stopped-server) stopped_server=1; server_exit=137; shift ;;
+	*) echo "unknown option $1"; exit 2 ;;
+	esac
+done
+
+LIMIT=${SDOCA_TEST_LIMIT:-150}
+dir=$(mktemp -d /tmp/sdoca-pair.XXXXXX)
+server_ns=() client_ns=() server_iface=lo client_iface=lo host=127.0.0.1
+ns_a= ns_b=
+
+# `timeout` runs each peer as its child: end the peer first, then timeout.
+kill_tree() {
+	pkill -9 -P "$1" 2>/dev/null
+	kill -9 "$1" 2>/dev/null
+}
+
+cleanup() {
+	[ -n "${server_pid:-}" ] && kill_tree "$server_pid"
+	for pid in "${client_pids[@]:-}"; do [ -n "$pid" ] && kill_tree "$pid"; done
+	wait 2>/dev/null
+	[ -n "$ns_a" ] && ip netns del "$ns_a" 2>/dev/null
+	[ -n "$ns_b" ] && ip netns del "$ns_b" 2>/dev/null
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+if [ "$netns" = 1 ]; then
+	if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
+		echo "SKIP: two-host test needs root and iproute2"
+		exit 77
+	fi
+	tag=$((RANDOM % 200 + 20))
+	ns_a=sdoca_a_$$ ns_b=sdoca_b_$$
+	server_iface=sdva$tag client_iface=sdvb$tag host=10.77.$tag.1
+	ip netns add "$ns_a" && ip netns add "$ns_b" &&
+		ip link add "$server_iface" type veth peer name "$client_iface" &&
+		ip link set "$server_iface" netns "$ns_a" && ip link set "$client_iface" netns "$ns_b" &&
+		ip -n "$ns_a" addr add "$host/24" dev "$server_iface" &&
+		ip -n "$ns_b" addr add "10.77.$tag.2/24" dev "$client_iface" &&
+		ip -n "$ns_a" link set "$server_iface" up && ip -n "$ns_b" link set "$client_iface" up &&
+		ip -n "$ns_a" link set lo up && ip -n "$ns_b" link set lo up ||
+		{ echo "FAIL: cannot set up the network namespaces"; exit 1; }
+	server_ns=(ip netns exec "$ns_a")
+	client_ns=(ip netns exec "$ns_b")
+fi
+
+export SOFTDOCA_TRANSPORT=$transport
+mkfifo "$dir/port"
+"${server_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" server --port-file "$dir/port" \
+	--iface "$server_iface" >"$dir/server.log" 2>&1 &
+server_pid=$!
+if ! read -r -t 60 port <"$dir/port"; then
+	echo "FAIL: the server never listened"; cat "$dir/server.log"; exit 1
+fi
+
+client_pids=()
+for i in $(seq 1 "$clients"); do
+	"${client_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" client --host "$host" \
+		--port "$port" --iface "$client_iface" >"$dir/client$i.log" 2>&1 &
+	client_pids+=($!)
+done
+
+status=0
+for i in $(seq 1 "$clients"); do
+	wait "${client_pids[$((i - 1))]}"
+	code=$?
+	client_pids[$((i - 1))]=
+	if [ "$code" != "$client_exit" ]; then
+		echo "FAIL: client $i exited with $code, expected $client_exit"
+		status=1
+	fi
+done
+if [ "$stopped_server" = 1 ]; then
+	# The server stopped itself (SIGSTOP) and stays so: end it.
+	pkill -9 -P "$server_pid" 2>/dev/null
+fi
+wait "$server_pid"
+code=$?
+server_pid=
+if [ "$code" != "$server_exit" ]; then
+	echo "FAIL: server exited with $code, expected $server_exit"
+	status=1
+fi
+
+for f in "$dir"/server.log "$dir"/client*.log; do
+	echo "----- $(basename "$f") -----"
+	cat "$f"
+done
+[ "$status" = 0 ] && echo "PASS: $scenario over $transport$([ "$netns" = 1 ] && echo ' across two namespaces')"
+exit "$status"
