@@ -25,25 +25,25 @@
 #define PEER_MAX_CONNS 2
 
 /* Fails the process with a message (tests report through the exit code). */
-#define FAIL(...)                                                                                  \
-	do {                                                                                       \
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
-		fprintf(stderr, __VA_ARGS__);                                                      \
-		fprintf(stderr, "\n");                                                             \
-		exit(1);                                                                           \
+#define FAIL(...)                                                    \
+	do {                                                         \
+		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+		fprintf(stderr, __VA_ARGS__);                        \
+		fprintf(stderr, "\n");                               \
+		exit(1);                                             \
 	} while (0)
 
-#define CHECK(call)                                                                                \
-	do {                                                                                       \
-		doca_error_t check_ = (call);                                                      \
-		if (check_ != DOCA_SUCCESS)                                                        \
-			FAIL("%s returned %s", #call, doca_error_get_name(check_));                \
+#define CHECK(call)                                                                 \
+	do {                                                                        \
+		doca_error_t check_ = (call);                                       \
+		if (check_ != DOCA_SUCCESS)                                         \
+			FAIL("%s returned %s", #call, doca_error_get_name(check_)); \
 	} while (0)
 
-#define EXPECT(cond, ...)                                                                          \
-	do {                                                                                       \
-		if (!(cond))                                                                       \
-			FAIL(__VA_ARGS__);                                                         \
+#define EXPECT(cond, ...)                  \
+	do {                               \
+		if (!(cond))               \
+			FAIL(__VA_ARGS__); \
 	} while (0)
 
 /* What a task's callback saw. */
@@ -105,7 +105,7 @@ void peer_wait_state(struct peer *p, enum doca_ctx_states state, int timeout_ms)
 void peer_stop(struct peer *p);
 void peer_close(struct peer *p);
 struct doca_buf *peer_buf(struct peer *p, struct doca_mmap *mmap, void *addr, size_t len,
-			  size_t data_len);
+                          size_t data_len);
 union doca_data result_data(struct result *r);
 uint64_t now_ms(void);
 

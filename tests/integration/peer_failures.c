@@ -24,19 +24,19 @@
 #define GUARD_SEED 90
 
 static const uint32_t all_rdma = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-				 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+                                 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 
 enum bad_op { BAD_WRITE, BAD_READ, BAD_ATOMIC, BAD_SEND };
 
 struct error_case {
 	const char *name;
 	enum bad_op op;
-	uint32_t mmap_access;   /* target mmap permissions */
-	uint32_t rdma_access;   /* target context permissions */
-	bool forge_range;       /* the client claims a range twice as long */
-	bool destroy_mmap;      /* the target destroys its mmap before the access */
-	size_t offset;          /* where the client aims */
-	doca_error_t expected;  /* the client's task status */
+	uint32_t mmap_access;  /* target mmap permissions */
+	uint32_t rdma_access;  /* target context permissions */
+	bool forge_range;      /* the client claims a range twice as long */
+	bool destroy_mmap;     /* the target destroys its mmap before the access */
+	size_t offset;         /* where the client aims */
+	doca_error_t expected; /* the client's task status */
 };
 
 static const struct error_case cases[] = {
@@ -46,16 +46,20 @@ static const struct error_case cases[] = {
 	  DOCA_ERROR_NOT_PERMITTED },
 	{ "err_atomic_range", BAD_ATOMIC, all_rdma, all_rdma, true, false, 40 * 1024,
 	  DOCA_ERROR_NOT_PERMITTED },
-	{ "err_write_perm", BAD_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ,
-	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
-	{ "err_read_perm", BAD_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
-	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
+	{ "err_write_perm", BAD_WRITE,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false, 0,
+	  DOCA_ERROR_NOT_PERMITTED },
+	{ "err_read_perm", BAD_READ,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE, all_rdma, false, false,
+	  0, DOCA_ERROR_NOT_PERMITTED },
 	{ "err_atomic_perm", BAD_ATOMIC,
-	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+	          DOCA_ACCESS_FLAG_RDMA_WRITE,
 	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
 	{ "err_ctx_perm", BAD_WRITE, all_rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, false, false, 0,
 	  DOCA_ERROR_NOT_PERMITTED },
-	{ "err_destroyed", BAD_WRITE, all_rdma, all_rdma, false, true, 0, DOCA_ERROR_NOT_PERMITTED },
+	{ "err_destroyed", BAD_WRITE, all_rdma, all_rdma, false, true, 0,
+	  DOCA_ERROR_NOT_PERMITTED },
 	{ "err_misaligned", BAD_ATOMIC, all_rdma, all_rdma, false, false, 4,
 	  DOCA_ERROR_INVALID_VALUE },
 	{ "err_too_long", BAD_SEND, all_rdma, all_rdma, false, false, 0, DOCA_ERROR_INVALID_VALUE },
@@ -157,7 +161,7 @@ static void submit_bad(struct peer *p, const struct error_case *c, struct result
 		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->mmap, p->mem, 4096, &local));
 		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->remote[0], remote, 4096, &far));
 		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], local, far,
-							 result_data(r), &t));
+		                                         result_data(r), &t));
 		task = doca_rdma_task_write_as_task(t);
 		break;
 	}
@@ -167,7 +171,7 @@ static void submit_bad(struct peer *p, const struct error_case *c, struct result
 		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, p->mem, 4096, &local));
 		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], remote, 4096, &far));
 		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], far, local,
-							result_data(r), &t));
+		                                        result_data(r), &t));
 		task = doca_rdma_task_read_as_task(t);
 		break;
 	}
@@ -176,8 +180,8 @@ static void submit_bad(struct peer *p, const struct error_case *c, struct result
 
 		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, p->mem, 8, &local));
 		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], remote, 8, &far));
-		CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], far, local, 1,
-								    result_data(r), &t));
+		CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], far, local,
+		                                                    1, result_data(r), &t));
 		task = doca_rdma_task_atomic_fetch_add_as_task(t);
 		break;
 	}
@@ -186,7 +190,7 @@ static void submit_bad(struct peer *p, const struct error_case *c, struct result
 
 		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->mmap, p->mem, 200, &local));
 		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], local, result_data(r),
-							&t));
+		                                        &t));
 		task = doca_rdma_task_send_as_task(t);
 		break;
 	}
@@ -239,7 +243,7 @@ static void error_client(struct peer *p)
  * completions tells the peer "word" once. Returns when the context is IDLE
  * after a failure; fills the time from "word" to IDLE. */
 static uint64_t stream_until_failure(struct peer *p, bool sends, int warm_up, const char *word,
-				     doca_error_t *first_error)
+                                     doca_error_t *first_error)
 {
 	struct doca_task *tasks[STREAM_WINDOW];
 	struct doca_buf *src[STREAM_WINDOW], *dst[STREAM_WINDOW];
@@ -252,20 +256,20 @@ static uint64_t stream_until_failure(struct peer *p, bool sends, int warm_up, co
 	*first_error = DOCA_SUCCESS;
 	for (int i = 0; i < STREAM_WINDOW; i++) {
 		src[i] = peer_buf(p, p->mmap, p->mem + (size_t)i * MiB, MiB, MiB);
-		dst[i] = sends ? NULL :
-				 peer_buf(p, p->remote[0], (uint8_t *)p->remote_addr[0] + (size_t)i * MiB,
-					  MiB, 0);
+		dst[i] = sends ? NULL
+		               : peer_buf(p, p->remote[0],
+		                          (uint8_t *)p->remote_addr[0] + (size_t)i * MiB, MiB, 0);
 		if (sends) {
 			struct doca_rdma_task_send *t;
 
 			CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], src[i],
-								result_data(&r[i]), &t));
+			                                        result_data(&r[i]), &t));
 			tasks[i] = doca_rdma_task_send_as_task(t);
 		} else {
 			struct doca_rdma_task_write *t;
 
-			CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
-								 result_data(&r[i]), &t));
+			CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i],
+			                                         dst[i], result_data(&r[i]), &t));
 			tasks[i] = doca_rdma_task_write_as_task(t);
 		}
 		CHECK(doca_task_submit(tasks[i]));
@@ -333,7 +337,7 @@ static void doomed_target(struct peer *p, int sig)
 }
 
 static void survivor_client(struct peer *p, const char *word, uint64_t bound_ms,
-			    doca_error_t expected)
+                            doca_error_t expected)
 {
 	doca_error_t first_error;
 	uint64_t ms;
@@ -397,7 +401,7 @@ static void kill_initiator_server(struct peer *p)
 	buf = peer_buf(p, p->mmap, p->mem, MiB, 0);
 	for (int i = 0; i < 64; i++) {
 		CHECK(doca_rdma_task_receive_allocate_init(p->rdma, NULL, result_data(&r[i]),
-							   &tasks[i]));
+		                                           &tasks[i]));
 		doca_rdma_task_receive_set_dst_buf(tasks[i], i == 0 ? buf : NULL);
 		CHECK(doca_task_submit(doca_rdma_task_receive_as_task(tasks[i])));
 	}
@@ -440,7 +444,7 @@ static void kill_initiator_client(struct peer *p)
 		struct doca_rdma_task_send *t;
 
 		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], i ? NULL : src,
-							result_data(&r), &t));
+		                                        result_data(&r), &t));
 		CHECK(doca_task_submit(doca_rdma_task_send_as_task(t)));
 		peer_wait(p, &r, WAIT_MS);
 		EXPECT(r.status == DOCA_SUCCESS, "send %d: %s", i, doca_error_get_name(r.status));

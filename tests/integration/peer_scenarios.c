@@ -21,7 +21,7 @@
 #define WAIT_MS 60000
 
 static const uint32_t all_rdma = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-				 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+                                 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 
 /* ------------------------------------------------------------------ */
 /* helpers                                                              */
@@ -72,8 +72,8 @@ static void put(struct doca_buf *b)
 
 static void expect_status(struct result *r, doca_error_t want, const char *what)
 {
-	EXPECT(r->status == want, "%s: status %s, expected %s", what, doca_error_get_name(r->status),
-	       doca_error_get_name(want));
+	EXPECT(r->status == want, "%s: status %s, expected %s", what,
+	       doca_error_get_name(r->status), doca_error_get_name(want));
 }
 
 /* Progresses until the peer sends the next message; returns it. */
@@ -107,14 +107,14 @@ static void do_write(struct peer *p, struct doca_buf *src, struct doca_buf *dst,
 	struct doca_rdma_task_write *t;
 
 	CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src, dst, result_data(r),
-						 &t));
+	                                         &t));
 	CHECK(doca_task_submit(doca_rdma_task_write_as_task(t)));
 	peer_wait(p, r, WAIT_MS);
 	doca_task_free(doca_rdma_task_write_as_task(t));
 }
 
 static void do_read(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r,
-		    uint32_t *len)
+                    uint32_t *len)
 {
 	struct doca_rdma_task_read *t;
 
@@ -126,13 +126,13 @@ static void do_read(struct peer *p, struct doca_buf *src, struct doca_buf *dst, 
 }
 
 static void do_send(struct peer *p, struct doca_buf *src, bool imm, doca_be32_t value,
-		    struct result *r)
+                    struct result *r)
 {
 	if (imm) {
 		struct doca_rdma_task_send_imm *t;
 
 		CHECK(doca_rdma_task_send_imm_allocate_init(p->rdma, p->conn[0], src, value,
-							    result_data(r), &t));
+		                                            result_data(r), &t));
 		CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(t)));
 		peer_wait(p, r, WAIT_MS);
 		doca_task_free(doca_rdma_task_send_imm_as_task(t));
@@ -140,7 +140,7 @@ static void do_send(struct peer *p, struct doca_buf *src, bool imm, doca_be32_t 
 		struct doca_rdma_task_send *t;
 
 		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], src, result_data(r),
-							&t));
+		                                        &t));
 		CHECK(doca_task_submit(doca_rdma_task_send_as_task(t)));
 		peer_wait(p, r, WAIT_MS);
 		doca_task_free(doca_rdma_task_send_as_task(t));
@@ -148,12 +148,12 @@ static void do_send(struct peer *p, struct doca_buf *src, bool imm, doca_be32_t 
 }
 
 static void do_write_imm(struct peer *p, struct doca_buf *src, struct doca_buf *dst,
-			 doca_be32_t value, struct result *r)
+                         doca_be32_t value, struct result *r)
 {
 	struct doca_rdma_task_write_imm *t;
 
 	CHECK(doca_rdma_task_write_imm_allocate_init(p->rdma, p->conn[0], src, dst, value,
-						     result_data(r), &t));
+	                                             result_data(r), &t));
 	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(t)));
 	peer_wait(p, r, WAIT_MS);
 	doca_task_free(doca_rdma_task_write_imm_as_task(t));
@@ -166,7 +166,7 @@ static uint64_t do_fetch_add(struct peer *p, size_t off, uint64_t add, struct re
 	uint64_t value;
 
 	CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], dst, res, add,
-							    result_data(r), &t));
+	                                                    result_data(r), &t));
 	CHECK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(t)));
 	peer_wait(p, r, WAIT_MS);
 	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(t));
@@ -177,14 +177,14 @@ static uint64_t do_fetch_add(struct peer *p, size_t off, uint64_t add, struct re
 }
 
 static uint64_t do_cmp_swp(struct peer *p, size_t off, uint64_t cmp, uint64_t swap,
-			   struct result *r)
+                           struct result *r)
 {
 	struct doca_buf *dst = remote_buf(p, off, 8, 8), *res = local_buf(p, 0, 8, 0);
 	struct doca_rdma_task_atomic_cmp_swp *t;
 	uint64_t value;
 
 	CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(p->rdma, p->conn[0], dst, res, cmp, swap,
-							  result_data(r), &t));
+	                                                  result_data(r), &t));
 	CHECK(doca_task_submit(doca_rdma_task_atomic_cmp_swp_as_task(t)));
 	peer_wait(p, r, WAIT_MS);
 	doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(t));
@@ -207,8 +207,8 @@ static void post_recv(struct peer *p, struct posted_recv *pr, struct doca_buf *b
 	CHECK(doca_task_submit(doca_rdma_task_receive_as_task(pr->task)));
 }
 
-static void check_recv(struct posted_recv *pr, enum doca_rdma_opcode opcode, uint32_t len,
-		       bool imm, doca_be32_t value, const char *what)
+static void check_recv(struct posted_recv *pr, enum doca_rdma_opcode opcode, uint32_t len, bool imm,
+                       doca_be32_t value, const char *what)
 {
 	expect_status(&pr->r, DOCA_SUCCESS, what);
 	EXPECT(doca_rdma_task_receive_get_result_opcode(pr->task) == opcode, "%s: opcode %d", what,
@@ -245,10 +245,10 @@ static void expect_pattern(const void *buf, size_t len, uint32_t seed, const cha
 #define OPS_S (134 * MiB)
 #define OPS_C (201 * MiB)
 #define OPS_MEM (202 * MiB)
-#define OPS_LIST 8192        /* list write / list receive */
-#define OPS_IMM 20000        /* write-imm target, send-imm receive */
-#define OPS_TRUNC 30000      /* truncated read source */
-#define OPS_PIPE (66 * MiB)  /* 64 pipelined 4 KiB writes */
+#define OPS_LIST 8192       /* list write / list receive */
+#define OPS_IMM 20000       /* write-imm target, send-imm receive */
+#define OPS_TRUNC 30000     /* truncated read source */
+#define OPS_PIPE (66 * MiB) /* 64 pipelined 4 KiB writes */
 #define NUM_SIZES 6
 
 static const size_t sizes[NUM_SIZES] = { 0, 1, 8, 4096, MiB, 64 * MiB };
@@ -277,11 +277,12 @@ static void ops_server(struct peer *p)
 	 * a write-with-immediate need no buffer. */
 	for (int k = 0; k < NUM_SIZES; k++)
 		post_recv(p, &recv[n++],
-			  sizes[k] ? peer_buf(p, p->mmap, p->mem + OPS_S + offsets[k],
-					      k == 2 ? 64 : sizes[k], 0) :
-				     NULL);
+		          sizes[k] ? peer_buf(p, p->mmap, p->mem + OPS_S + offsets[k],
+		                              k == 2 ? 64 : sizes[k], 0)
+		                   : NULL);
 	for (int i = 0; i < 3; i++)
-		parts[i] = peer_buf(p, p->mmap, p->mem + OPS_S + OPS_LIST + i * 2000, recv_parts[i], 0);
+		parts[i] = peer_buf(p, p->mmap, p->mem + OPS_S + OPS_LIST + i * 2000, recv_parts[i],
+		                    0);
 	CHECK(doca_buf_chain_list(parts[0], parts[1]));
 	CHECK(doca_buf_chain_list(parts[0], parts[2]));
 	post_recv(p, &recv[n++], parts[0]);
@@ -305,15 +306,18 @@ static void ops_server(struct peer *p)
 		expect_pattern(p->mem + OPS_PIPE + i * 4096, 4096, 40 + i, "pipelined write");
 	/* receives */
 	for (int k = 0; k < NUM_SIZES; k++) {
-		check_recv(&recv[k], DOCA_RDMA_OPCODE_RECV_SEND, (uint32_t)sizes[k], false, 0, "send");
+		check_recv(&recv[k], DOCA_RDMA_OPCODE_RECV_SEND, (uint32_t)sizes[k], false, 0,
+		           "send");
 		if (sizes[k]) {
 			size_t dl;
 
 			expect_pattern(p->mem + OPS_S + offsets[k], sizes[k], 100 + k, "send data");
 			CHECK(doca_buf_get_data_len(recv[k].buf, &dl));
-			EXPECT(dl == sizes[k], "receive data length %zu, expected %zu", dl, sizes[k]);
+			EXPECT(dl == sizes[k], "receive data length %zu, expected %zu", dl,
+			       sizes[k]);
 		}
-		EXPECT(doca_rdma_task_receive_get_result_rdma_connection(recv[k].task) == p->conn[0],
+		EXPECT(doca_rdma_task_receive_get_result_rdma_connection(recv[k].task) ==
+		               p->conn[0],
 		       "receive names another connection");
 	}
 	check_recv(&recv[6], DOCA_RDMA_OPCODE_RECV_SEND, 5101, false, 0, "list send");
@@ -393,7 +397,7 @@ static void client_pipelined_writes(struct peer *p)
 		src[i] = local_buf(p, i * 4096, 4096, 4096);
 		dst[i] = remote_buf(p, OPS_PIPE + i * 4096, 4096, 0);
 		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
-							 result_data(&r[i]), &tasks[i]));
+		                                         result_data(&r[i]), &tasks[i]));
 	}
 	for (int i = 0; i < 64; i++)
 		CHECK(doca_task_submit(doca_rdma_task_write_as_task(tasks[i])));
@@ -401,7 +405,8 @@ static void client_pipelined_writes(struct peer *p)
 		peer_wait(p, &r[i], WAIT_MS);
 		expect_status(&r[i], DOCA_SUCCESS, "pipelined write");
 		if (i)
-			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order", i);
+			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order",
+			       i);
 		doca_task_free(doca_rdma_task_write_as_task(tasks[i]));
 		put(src[i]);
 		put(dst[i]);
@@ -536,7 +541,7 @@ static void ops_client(struct peer *p)
 /* ------------------------------------------------------------------ */
 
 static void blocked_state_cb(const union doca_data user_data, struct doca_ctx *ctx,
-			     enum doca_ctx_states prev, enum doca_ctx_states next)
+                             enum doca_ctx_states prev, enum doca_ctx_states next)
 {
 	struct peer *p = user_data.ptr;
 	size_t len;
@@ -650,8 +655,10 @@ static void rnr_server(struct peer *p)
 		peer_wait(p, &recv[i].r, WAIT_MS);
 	check_recv(&recv[0], DOCA_RDMA_OPCODE_RECV_SEND, 100, false, 0, "late send");
 	expect_pattern(p->mem + 4096, 100, 80, "late send data");
-	check_recv(&recv[1], DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM, 16, true, 0xABCD, "late send-imm");
-	check_recv(&recv[2], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x42, "late write-imm");
+	check_recv(&recv[1], DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM, 16, true, 0xABCD,
+	           "late send-imm");
+	check_recv(&recv[2], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x42,
+	           "late write-imm");
 	expect_pattern(p->mem, 64, 81, "late write-imm data");
 	for (int i = 0; i < 3; i++)
 		free_recv(&recv[i]);
@@ -680,9 +687,9 @@ static void rnr_client(struct peer *p)
 	/* Right after connect, as DOCA programs do; the peer posts nothing yet. */
 	CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], a, result_data(&r[0]), &send));
 	CHECK(doca_rdma_task_send_imm_allocate_init(p->rdma, p->conn[0], b, 0xABCD,
-						    result_data(&r[1]), &send_imm));
+	                                            result_data(&r[1]), &send_imm));
 	CHECK(doca_rdma_task_write_imm_allocate_init(p->rdma, p->conn[0], c, d, 0x42,
-						     result_data(&r[2]), &write_imm));
+	                                             result_data(&r[2]), &write_imm));
 	CHECK(doca_task_submit(doca_rdma_task_send_as_task(send)));
 	CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(send_imm)));
 	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(write_imm)));
@@ -806,9 +813,8 @@ static void stress_client(struct peer *p)
 	dst = remote_buf(p, 4096, 8, 8);
 	for (int i = 0; i < STRESS_WINDOW; i++) {
 		res[i] = local_buf(p, (size_t)i * 8, 8, 0);
-		CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], dst, res[i],
-								    1, result_data(&r[i]),
-								    &tasks[i]));
+		CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(
+		        p->rdma, p->conn[0], dst, res[i], 1, result_data(&r[i]), &tasks[i]));
 		CHECK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(tasks[i])));
 		submitted++;
 	}
@@ -829,7 +835,7 @@ static void stress_client(struct peer *p)
 			(void)result_data(&r[i]);
 			if (submitted < STRESS_PER_ACTOR) {
 				CHECK(doca_task_submit(
-					doca_rdma_task_atomic_fetch_add_as_task(tasks[i])));
+				        doca_rdma_task_atomic_fetch_add_as_task(tasks[i])));
 				submitted++;
 			}
 		}

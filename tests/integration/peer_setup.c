@@ -57,11 +57,11 @@ static void record(struct doca_task *task, union doca_data task_ud, union doca_d
 	r->done = true;
 }
 
-#define CALLBACK(type)                                                                             \
-	static void cb_##type(struct doca_rdma_task_##type *t, union doca_data ud,                 \
-			      union doca_data cud)                                                 \
-	{                                                                                          \
-		record(doca_rdma_task_##type##_as_task(t), ud, cud);                               \
+#define CALLBACK(type)                                                             \
+	static void cb_##type(struct doca_rdma_task_##type *t, union doca_data ud, \
+	                      union doca_data cud)                                 \
+	{                                                                          \
+		record(doca_rdma_task_##type##_as_task(t), ud, cud);               \
 	}
 CALLBACK(receive)
 CALLBACK(send)
@@ -119,10 +119,10 @@ void peer_create_rdma(struct peer *p)
 	CHECK(doca_rdma_task_read_set_conf(p->rdma, cb_read, cb_read, n));
 	CHECK(doca_rdma_task_write_set_conf(p->rdma, cb_write, cb_write, n));
 	CHECK(doca_rdma_task_write_imm_set_conf(p->rdma, cb_write_imm, cb_write_imm, n));
-	CHECK(doca_rdma_task_atomic_cmp_swp_set_conf(p->rdma, cb_atomic_cmp_swp,
-						     cb_atomic_cmp_swp, n));
+	CHECK(doca_rdma_task_atomic_cmp_swp_set_conf(p->rdma, cb_atomic_cmp_swp, cb_atomic_cmp_swp,
+	                                             n));
 	CHECK(doca_rdma_task_atomic_fetch_add_set_conf(p->rdma, cb_atomic_fetch_add,
-						       cb_atomic_fetch_add, n));
+	                                               cb_atomic_fetch_add, n));
 	CHECK(doca_ctx_set_user_data(doca_rdma_as_ctx(p->rdma), ud));
 	CHECK(doca_pe_connect_ctx(p->pe, doca_rdma_as_ctx(p->rdma)));
 }
@@ -221,7 +221,7 @@ void peer_close(struct peer *p)
 }
 
 struct doca_buf *peer_buf(struct peer *p, struct doca_mmap *mmap, void *addr, size_t len,
-			  size_t data_len)
+                          size_t data_len)
 {
 	struct doca_buf *buf;
 
