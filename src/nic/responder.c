@@ -22,6 +22,7 @@
 #include <doca_types.h>
 
 #include "core/sdk_log.h"
+#include "nic/dma.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(responder);
@@ -264,8 +265,10 @@ static enum step_result place(struct resp *r, const struct xport_iov *iov, uint3
 		return STEP_ERR_INTERNAL;
 	}
 	memcpy(l->iov, iov, iovcnt * sizeof(*iov));
+	nic_dma_begin();
 	status = xport_rx_receive(r->qp->worker->xport, r->rx, l->iov, iovcnt, landing_done, l,
 	                          &l->op);
+	nic_dma_end();
 	if (status == DOCA_ERROR_IN_PROGRESS) {
 		r->key_held = false; /* the landing owns the key and the receive now */
 		r->recv = NULL;
@@ -326,8 +329,10 @@ static enum step_result respond_read(struct resp *r)
 	l->key_held = r->key_held;
 	l->sending = true;
 	r->key_held = false;
+	nic_dma_begin();
 	status = xport_send(qp->ep, l->hdr, hdr_len, l->iov, r->m->len ? 1 : 0, read_sent, l,
 	                    &l->op);
+	nic_dma_end();
 	if (status == DOCA_ERROR_IN_PROGRESS) {
 		track(qp, l);
 		return STEP_DONE;

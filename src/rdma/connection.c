@@ -116,11 +116,28 @@ static bool owns(const struct doca_rdma *rdma, const struct doca_rdma_connection
 	return false;
 }
 
-doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
-                          struct doca_rdma_connection *conn)
+doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **info,
+                                  size_t *info_len)
 {
 	const uint8_t *body;
 	size_t body_len;
+	doca_error_t status;
+
+	status = sdoca_blob_open(blob, len, SDOCA_BLOB_RDMA_CONNECTION, &body, &body_len);
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (body_len < BODY_INFO || sdoca_get_le32(body + 4) != 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection blob body is malformed");
+	*info = body + BODY_INFO;
+	*info_len = body_len - BODY_INFO;
+	return nic_conn_info_check(*info, *info_len);
+}
+
+doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
+                          struct doca_rdma_connection *conn)
+{
+	const uint8_t *info;
+	size_t info_len;
 	doca_error_t status;
 
 	if (!can_connect(rdma))
@@ -130,16 +147,12 @@ doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "doca_rdma_connect: the connection was not exported by this context");
 	if (conn->connected)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_connect: connection %u is already "
-		           "connected",
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_rdma_connect: connection %u is connected",
 		           conn->id);
-	status = sdoca_blob_open(blob, len, SDOCA_BLOB_RDMA_CONNECTION, &body, &body_len);
+	status = rdma_conn_blob_check(blob, len, &info, &info_len);
 	if (status != DOCA_SUCCESS)
 		return status;
-	if (body_len < BODY_INFO || sdoca_get_le32(body + 4) != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection blob body is malformed");
-	status = nic_qp_connect(conn->qp, body + BODY_INFO, body_len - BODY_INFO);
+	status = nic_qp_connect(conn->qp, info, info_len);
 	if (status != DOCA_SUCCESS)
 		return status;
 	conn->connected = true;

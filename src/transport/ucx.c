@@ -12,7 +12,12 @@
  *  - completion records live in the space UCX reserves in each request, so
  *    the data path allocates nothing;
  *  - libucs installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers when it loads;
- *    a program's signal handling is its own, so they are removed again.
+ *    a program's signal handling is its own, so they are removed again;
+ *  - UCX's own warnings are turned down to errors (see configure_globals).
+ *
+ * UCX's memory hooks (libucm) are set up when libucm loads, from the
+ * environment; ThreadSanitizer runs need UCX_MEM_MMAP_HOOK_MODE=none (run.sh
+ * sets it), as its madvise hook crashes inside TSan's interceptors.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -22,6 +27,7 @@
 #include <time.h>
 
 #include <ucp/api/ucp.h>
+#include <ucs/config/global_opts.h>
 
 #include "core/sdk_log.h"
 #include "transport/xport.h"
@@ -167,6 +173,15 @@ static doca_error_t configure(ucp_config_t *config, const char *ifname, enum xpo
 	return modify(config, "WARN_UNUSED_ENV_VARS", "n");
 }
 
+/* UCX's own warnings (e.g. requests a dead peer left behind, reported at
+ * shutdown) are for UCX developers; softdoca reports those events itself.
+ * UCX_LOG_LEVEL brings them back. The level is read whenever UCX logs. */
+static void configure_globals(void)
+{
+	if (!getenv("UCX_LOG_LEVEL"))
+		ucs_global_opts.log_component.log_level = UCS_LOG_LEVEL_ERROR;
+}
+
 static doca_error_t context_get(const char *ifname, enum xport_mode mode,
                                 struct xport_context **out)
 {
@@ -197,6 +212,8 @@ static doca_error_t context_get(const char *ifname, enum xport_mode mode,
 	}
 	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
 	c->mode = mode;
+	if (!global.contexts)
+		configure_globals();
 	st = ucp_config_read(NULL, NULL, &config);
 	if (st != UCS_OK) {
 		free(c);

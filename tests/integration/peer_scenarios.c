@@ -227,6 +227,13 @@ static void free_recv(struct posted_recv *pr)
 	put(pr->buf);
 }
 
+/* Target memory that a peer's atomics change is read with an atomic load,
+ * as a program on real hardware would (volatile or atomic), never a plain read. */
+static uint64_t mem_u64(const struct peer *p, size_t off)
+{
+	return __atomic_load_n((uint64_t *)(void *)(p->mem + off), __ATOMIC_ACQUIRE);
+}
+
 static void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what)
 {
 	long at = pattern_check(buf, len, seed);
@@ -333,10 +340,9 @@ static void ops_server(struct peer *p)
 	check_recv(&recv[8], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 0, true, 0x1234, "write-imm 0");
 	check_recv(&recv[9], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x5678, "write-imm");
 	/* atomics */
-	EXPECT(*(uint64_t *)(p->mem + OPS_C) == 1005, "fetch-add left %lu",
-	       (unsigned long)*(uint64_t *)(p->mem + OPS_C));
-	EXPECT(*(uint64_t *)(p->mem + OPS_C + 8) == 9, "compare-swap left %lu",
-	       (unsigned long)*(uint64_t *)(p->mem + OPS_C + 8));
+	EXPECT(mem_u64(p, OPS_C) == 1005, "fetch-add left %lu", (unsigned long)mem_u64(p, OPS_C));
+	EXPECT(mem_u64(p, OPS_C + 8) == 9, "compare-swap left %lu",
+	       (unsigned long)mem_u64(p, OPS_C + 8));
 	for (int i = 0; i < n; i++)
 		free_recv(&recv[i]);
 	report(p, 0, "OK");
@@ -553,7 +559,7 @@ static void blocked_state_cb(const union doca_data user_data, struct doca_ctx *c
 		return;
 	/* As DOCA samples do: export, exchange, connect, then block. */
 	handshake(p, 0);
-	memcpy(p->mem + 4096, &(uint64_t){ 0 }, 8);
+	__atomic_store_n((uint64_t *)(void *)(p->mem + 4096), 0, __ATOMIC_RELEASE);
 	pattern_fill(p->mem + 2 * MiB, MiB, 72);
 	report(p, 0, "ready");
 	msg = oob_recv(p->oob[0], &len, WAIT_MS); /* blocks: no progress calls at all */
@@ -561,8 +567,7 @@ static void blocked_state_cb(const union doca_data user_data, struct doca_ctx *c
 	free(msg);
 	expect_pattern(p->mem + 8192, 4096, 70, "blocked write 4K");
 	expect_pattern(p->mem + MiB, MiB, 71, "blocked write 1M");
-	EXPECT(*(uint64_t *)(p->mem + 4096) == 10, "fetch-adds left %lu",
-	       (unsigned long)*(uint64_t *)(p->mem + 4096));
+	EXPECT(mem_u64(p, 4096) == 10, "fetch-adds left %lu", (unsigned long)mem_u64(p, 4096));
 	report(p, 0, "OK");
 }
 
