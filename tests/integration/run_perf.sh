@@ -1,0 +1,106 @@
+#!/bin/bash
+# softdoca-perf end to end: every operation, bandwidth and latency, a few
+# hundred iterations with --check (every byte verified), over one transport;
+# then its answers to bad input.
+#
+#   run_perf.sh SOFTDOCA_PERF shm|tcp
+set -u
+
+perf=$1 transport=$2
+LIMIT=${SDOCA_TEST_LIMIT:-120}
+dir=$(mktemp -d /tmp/sdoca-perf.XXXXXX)
+trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# A free TCP port for one server (the server reports a port in use itself).
+port() { echo $((20000 + (RANDOM % 20000))); }
+
+# run_case TEST MODE [client args...]
+run_case() {
+	local test=$1 mode=$2 p
+	shift 2
+	p=$(port)
+	timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p "$p" --transport "$transport" \
+		>"$dir/server.log" 2>&1 &
+	local server=$!
+	# The client retries while the server is still starting (bounded by the loop).
+	local rc=1
+	for _ in $(seq 100); do
+		if ! grep -q "waiting for a client" "$dir/server.log" 2>/dev/null; then
+			kill -0 "$server" 2>/dev/null || break
+			read -r -t 0.05 <> <(:) || true
+			continue
+		fi
+		timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p "$p" --transport "$transport" \
+			--check --json "$dir/out.json" "$@" 127.0.0.1 >"$dir/client.log" 2>&1
+		rc=$?
+		break
+	done
+	wait "$server"
+	local src=$?
+	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
+		fail "$test $mode: client exit $rc, server exit $src"
+		sed 's/^/  client| /' "$dir/client.log"
+		sed 's/^/  server| /' "$dir/server.log"
+		return
+	fi
+	local header
+	[ "$mode" = --bw ] && header='#bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]' ||
+		header='#bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]'
+	grep -qF -- "$header" "$dir/client.log" || fail "$test $mode: no perftest header"
+	grep -q "Data check: [1-9][0-9]* verified, 0 wrong" "$dir/client.log" ||
+		fail "$test $mode: data not verified"
+	grep -q '"results"' "$dir/out.json" || fail "$test $mode: no JSON written"
+	[ $failed = 0 ] && echo "ok: $test $mode $*"
+}
+
+for test in write write_imm read send send_imm atomic_fa atomic_cs; do
+	run_case "$test" --bw -n 300
+	run_case "$test" --lat -n 300
+done
+run_case write --bw -n 50 -s 1M -q 4
+run_case send --bw -n 20 -a -q 4
+
+# Bad input: a clear message and a non-zero exit, never a hang.
+expect_exit() {
+	local want=$1 what=$2
+	shift 2
+	timeout -s KILL 30 "$@" >"$dir/bad.log" 2>&1
+	local rc=$?
+	if [ $rc -ne "$want" ] || ! [ -s "$dir/bad.log" ]; then
+		fail "$what: exit $rc (expected $want)"
+		sed 's/^/  | /' "$dir/bad.log"
+	else
+		echo "ok: $what -> $(head -1 "$dir/bad.log")"
+	fi
+}
+expect_exit 2 "unknown option" "$perf" --bogus
+expect_exit 2 "size over 2 GiB" "$perf" -s 3G 127.0.0.1
+expect_exit 2 "atomics not 8 bytes" "$perf" -t atomic_fa -s 16 127.0.0.1
+expect_exit 2 "unknown test" "$perf" -t scatter 127.0.0.1
+expect_exit 1 "no server" "$perf" -p 1 127.0.0.1
+expect_exit 0 "help" "$perf" --help
+# A port in use.
+p=$(port)
+timeout -s KILL 60 "$perf" -p "$p" >"$dir/holder.log" 2>&1 &
+holder=$!
+for _ in $(seq 100); do grep -q waiting "$dir/holder.log" && break; read -r -t 0.05 <> <(:) || true; done
+expect_exit 1 "port in use" "$perf" -p "$p"
+pkill -9 -P "$holder"; kill -9 "$holder" 2>/dev/null
+# A server that goes away mid-run: the client fails in bounded time.
+p=$(port)
+timeout -s KILL 60 "$perf" -p "$p" -t write --transport "$transport" >"$dir/gone.log" 2>&1 &
+gone=$!
+for _ in $(seq 100); do grep -q waiting "$dir/gone.log" && break; read -r -t 0.05 <> <(:) || true; done
+( for _ in $(seq 400); do grep -q running "$dir/gone.log" && break; read -r -t 0.05 <> <(:) || true; done
+  pkill -9 -P $gone; kill -9 $gone ) &
+start=$SECONDS
+expect_exit 1 "server killed mid-run" "$perf" -p "$p" -t write --transport "$transport" -D 30 127.0.0.1
+[ $((SECONDS - start)) -lt 20 ] || fail "the client took $((SECONDS - start)) s to notice"
+wait 2>/dev/null
+exit $failed

@@ -1,0 +1,521 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * softdoca-perf's DOCA objects: device, registered memory, RDMA context and
+ * connection, and the slots (a task with its buffers) every test reuses.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <doca_log.h>
+
+#include "perf.h"
+
+#define ACCESS_ALL                                                        \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | \
+	 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+uint64_t perf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void perf_fail(const char *what, doca_error_t status)
+{
+	fprintf(stderr, "softdoca-perf: %s: %s (%s)\n", what, doca_error_get_descr(status),
+	        doca_error_get_name(status));
+	exit(1);
+}
+
+void perf_samples_add(struct perf_samples *s, uint64_t value)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v) {
+			fprintf(stderr, "softdoca-perf: out of memory for samples\n");
+			exit(1);
+		}
+	}
+	s->v[s->n++] = value;
+}
+
+size_t perf_stride(uint64_t size)
+{
+	return (size_t)((size < 8 ? 8 : size) + 63) & ~(size_t)63;
+}
+
+uint32_t perf_num_slots(uint64_t size, uint32_t depth)
+{
+	uint64_t fit = PERF_REGION_CAP / perf_stride(size);
+
+	return fit == 0 ? 1 : fit < depth ? (uint32_t)fit : depth;
+}
+
+/* ---------------------------------------------------------------- */
+/* completions                                                        */
+/* ---------------------------------------------------------------- */
+
+static void count_failure(struct perf_ep *ep, doca_error_t status)
+{
+	if (status == DOCA_SUCCESS)
+		return;
+	if (ep->failed++ == 0)
+		ep->first_error = status;
+}
+
+/* Checks what a finished operation brought back (reads and compare-swaps). */
+static void check_op(struct perf_slot *s)
+{
+	struct perf_ep *ep = s->ep;
+	bool ok = true;
+
+	if (ep->params.op == PERF_READ) {
+		ok = perf_pattern_ok(ep->mem + s->index * ep->stride, ep->size, s->index);
+	} else if (ep->params.op == PERF_ATOMIC_CS) {
+		uint64_t original;
+
+		memcpy(&original, ep->mem + s->index * ep->stride, sizeof(original));
+		ok = original == s->seq;
+	} else {
+		return; /* the server checks what writes and sends left */
+	}
+	if (ok)
+		ep->verified++;
+	else
+		ep->bad++;
+}
+
+static void op_done(struct doca_task *task, union doca_data ud)
+{
+	struct perf_slot *s = ud.ptr;
+	struct perf_ep *ep = s->ep;
+	doca_error_t status = doca_task_get_status(task);
+
+	count_failure(ep, status);
+	if (status == DOCA_SUCCESS && ep->check)
+		check_op(s);
+	s->busy = false;
+	ep->completed++;
+	perf_samples_add(&ep->done_at, perf_now_ns());
+}
+
+/* A receive: message number `received`, carrying that number as its pattern
+ * seed and immediate. Re-posted at once while the test runs. */
+static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, union doca_data cud)
+{
+	struct perf_slot *s = ud.ptr;
+	struct perf_ep *ep = s->ep;
+	doca_error_t status = doca_task_get_status(doca_rdma_task_receive_as_task(t));
+	enum perf_op op = (enum perf_op)ep->params.op;
+
+	(void)cud;
+	s->busy = false;
+	if (status != DOCA_SUCCESS) {
+		if (ep->repost)
+			count_failure(ep, status);
+		return;
+	}
+	if (ep->check) {
+		bool ok = true;
+
+		if (op == PERF_SEND_IMM || op == PERF_WRITE_IMM)
+			ok = ntohl(doca_rdma_task_receive_get_result_immediate_data(t)) ==
+			     (uint32_t)ep->received;
+		if (op == PERF_SEND || op == PERF_SEND_IMM)
+			ok = ok && doca_rdma_task_receive_get_result_len(t) == ep->size &&
+			     perf_pattern_ok(ep->mem + (ep->num_ops + s->index) * ep->stride,
+			                     ep->size, ep->received);
+		if (ok)
+			ep->verified++;
+		else
+			ep->bad++;
+	}
+	ep->received++;
+	if (ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit))
+		perf_ep_submit(s, 0);
+}
+
+#define OP_CALLBACK(type)                                                            \
+	static void type##_done(struct doca_rdma_task_##type *t, union doca_data ud, \
+	                        union doca_data cud)                                 \
+	{                                                                            \
+		(void)cud;                                                           \
+		op_done(doca_rdma_task_##type##_as_task(t), ud);                     \
+	}
+OP_CALLBACK(write)
+OP_CALLBACK(write_imm)
+OP_CALLBACK(read)
+OP_CALLBACK(send)
+OP_CALLBACK(send_imm)
+OP_CALLBACK(atomic_fetch_add)
+OP_CALLBACK(atomic_cmp_swp)
+
+/* ---------------------------------------------------------------- */
+/* set-up                                                             */
+/* ---------------------------------------------------------------- */
+
+static void open_device(struct perf_ep *ep, const char *name)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+
+	PERF_CHECK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && !ep->dev; i++) {
+		char iface[DOCA_DEVINFO_IFACE_NAME_SIZE], ibdev[DOCA_DEVINFO_IBDEV_NAME_SIZE];
+
+		PERF_CHECK(doca_devinfo_get_iface_name(list[i], iface, sizeof(iface)));
+		PERF_CHECK(doca_devinfo_get_ibdev_name(list[i], ibdev, sizeof(ibdev)));
+		if (strcmp(iface, name) == 0 || strcmp(ibdev, name) == 0)
+			PERF_CHECK(doca_dev_open(list[i], &ep->dev));
+	}
+	PERF_CHECK(doca_devinfo_destroy_list(list));
+	if (!ep->dev) {
+		fprintf(stderr, "softdoca-perf: no device named '%s' (softdoca-info lists them)\n",
+		        name);
+		exit(1);
+	}
+}
+
+static void configure_tasks(struct perf_ep *ep)
+{
+	uint32_t ops = ep->params.depth + 1, recvs = 2 * ep->params.depth + 2;
+	struct doca_rdma *r = ep->rdma;
+
+	PERF_CHECK(doca_rdma_task_write_set_conf(r, write_done, write_done, ops));
+	PERF_CHECK(doca_rdma_task_write_imm_set_conf(r, write_imm_done, write_imm_done, ops));
+	PERF_CHECK(doca_rdma_task_read_set_conf(r, read_done, read_done, ops));
+	PERF_CHECK(doca_rdma_task_send_set_conf(r, send_done, send_done, ops));
+	PERF_CHECK(doca_rdma_task_send_imm_set_conf(r, send_imm_done, send_imm_done, ops));
+	PERF_CHECK(doca_rdma_task_atomic_fetch_add_set_conf(r, atomic_fetch_add_done,
+	                                                    atomic_fetch_add_done, ops));
+	PERF_CHECK(doca_rdma_task_atomic_cmp_swp_set_conf(r, atomic_cmp_swp_done,
+	                                                  atomic_cmp_swp_done, ops));
+	PERF_CHECK(doca_rdma_task_receive_set_conf(r, receive_done, receive_done, recvs));
+	PERF_CHECK(doca_rdma_set_send_queue_size(r, ops));
+	PERF_CHECK(doca_rdma_set_recv_queue_size(r, recvs));
+}
+
+void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p)
+{
+	size_t stride = perf_stride(p->max_size);
+	size_t region = perf_num_slots(p->max_size, p->depth) * stride;
+
+	*ep = (struct perf_ep){ .params = *p, .check = p->check != 0 };
+	if (o->transport && setenv("SOFTDOCA_TRANSPORT", o->transport, 1) != 0)
+		exit(1);
+	open_device(ep, o->device);
+	/* Operation slots, then receive slots: twice the operations' region. */
+	ep->mem_len = 2 * region + stride;
+	ep->mem =
+	        mmap(NULL, ep->mem_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ep->mem == MAP_FAILED) {
+		fprintf(stderr, "softdoca-perf: cannot map %zu bytes\n", ep->mem_len);
+		exit(1);
+	}
+	PERF_CHECK(doca_mmap_create(&ep->mmap));
+	PERF_CHECK(doca_mmap_set_memrange(ep->mmap, ep->mem, ep->mem_len));
+	PERF_CHECK(doca_mmap_set_permissions(ep->mmap, ACCESS_ALL));
+	PERF_CHECK(doca_mmap_add_dev(ep->mmap, ep->dev));
+	PERF_CHECK(doca_mmap_start(ep->mmap));
+	PERF_CHECK(doca_buf_inventory_create(4 * p->depth + 16, &ep->inv));
+	PERF_CHECK(doca_buf_inventory_start(ep->inv));
+	PERF_CHECK(doca_pe_create(&ep->pe));
+	PERF_CHECK(doca_rdma_create(ep->dev, &ep->rdma));
+	PERF_CHECK(doca_rdma_set_permissions(ep->rdma, ACCESS_ALL));
+	configure_tasks(ep);
+	PERF_CHECK(doca_pe_connect_ctx(ep->pe, doca_rdma_as_ctx(ep->rdma)));
+	PERF_CHECK(doca_ctx_start(doca_rdma_as_ctx(ep->rdma)));
+}
+
+void perf_ep_connect(struct perf_ep *ep, int oob)
+{
+	enum doca_ctx_states state;
+	const void *blob;
+	size_t len;
+	void *peer, *addr;
+
+	PERF_CHECK(doca_rdma_export(ep->rdma, &blob, &len, &ep->conn));
+	perf_oob_send(oob, blob, len);
+	peer = perf_oob_recv(oob, &len);
+	PERF_CHECK(doca_rdma_connect(ep->rdma, peer, len, ep->conn));
+	free(peer);
+	do {
+		doca_pe_progress(ep->pe);
+		PERF_CHECK(doca_ctx_get_state(doca_rdma_as_ctx(ep->rdma), &state));
+	} while (state != DOCA_CTX_STATE_RUNNING);
+	PERF_CHECK(doca_mmap_export_rdma(ep->mmap, ep->dev, &blob, &len));
+	perf_oob_send(oob, blob, len);
+	peer = perf_oob_recv(oob, &len);
+	PERF_CHECK(doca_mmap_create_from_export(NULL, peer, len, ep->dev, &ep->remote_mmap));
+	free(peer);
+	PERF_CHECK(doca_mmap_get_memrange(ep->remote_mmap, &addr, &ep->remote_len));
+	ep->remote_mem = addr;
+}
+
+/* ---------------------------------------------------------------- */
+/* slots                                                              */
+/* ---------------------------------------------------------------- */
+
+static struct doca_buf *buf_at(struct perf_ep *ep, struct doca_mmap *mmap, uint8_t *addr,
+                               size_t len, size_t data_len)
+{
+	struct doca_buf *b;
+
+	PERF_CHECK(
+	        doca_buf_inventory_buf_get_by_args(ep->inv, mmap, addr, len, addr, data_len, &b));
+	return b;
+}
+
+static void make_op(struct perf_ep *ep, struct perf_slot *s)
+{
+	enum perf_op op = (enum perf_op)ep->params.op;
+	size_t off = s->index * ep->stride, n = ep->size;
+	union doca_data ud = { .ptr = s };
+	struct doca_rdma *r = ep->rdma;
+	uint8_t *local = ep->mem + off, *remote = ep->remote_mem + off;
+
+	if (ep->params.mode == PERF_LAT && (op == PERF_WRITE || op == PERF_WRITE_IMM))
+		remote += ep->stride; /* ping-pong: into the peer's slot 1, away from its source */
+
+	switch (op) {
+	case PERF_WRITE:
+	case PERF_WRITE_IMM:
+	case PERF_SEND:
+	case PERF_SEND_IMM:
+		/* NULL buffers for zero-length messages, as DOCA allows */
+		s->local = n ? buf_at(ep, ep->mmap, local, n, n) : NULL;
+		if (op == PERF_WRITE || op == PERF_WRITE_IMM)
+			s->remote = n ? buf_at(ep, ep->remote_mmap, remote, n, 0) : NULL;
+		break;
+	case PERF_READ:
+		s->local = n ? buf_at(ep, ep->mmap, local, n, 0) : NULL;
+		s->remote = n ? buf_at(ep, ep->remote_mmap, remote, n, n) : NULL;
+		break;
+	default: /* atomics: the peer's 8-byte counter at offset 0, results in our slot */
+		s->local = buf_at(ep, ep->mmap, local, 8, 0);
+		s->remote = buf_at(ep, ep->remote_mmap, ep->remote_mem, 8, 8);
+		break;
+	}
+	switch (op) {
+	case PERF_WRITE: {
+		struct doca_rdma_task_write *t;
+
+		PERF_CHECK(doca_rdma_task_write_allocate_init(r, ep->conn, s->local, s->remote, ud,
+		                                              &t));
+		s->task = doca_rdma_task_write_as_task(t);
+		break;
+	}
+	case PERF_WRITE_IMM: {
+		struct doca_rdma_task_write_imm *t;
+
+		PERF_CHECK(doca_rdma_task_write_imm_allocate_init(r, ep->conn, s->local, s->remote,
+		                                                  0, ud, &t));
+		s->task = doca_rdma_task_write_imm_as_task(t);
+		s->typed = t;
+		break;
+	}
+	case PERF_READ: {
+		struct doca_rdma_task_read *t;
+
+		PERF_CHECK(doca_rdma_task_read_allocate_init(r, ep->conn, s->remote, s->local, ud,
+		                                             &t));
+		s->task = doca_rdma_task_read_as_task(t);
+		break;
+	}
+	case PERF_SEND: {
+		struct doca_rdma_task_send *t;
+
+		PERF_CHECK(doca_rdma_task_send_allocate_init(r, ep->conn, s->local, ud, &t));
+		s->task = doca_rdma_task_send_as_task(t);
+		break;
+	}
+	case PERF_SEND_IMM: {
+		struct doca_rdma_task_send_imm *t;
+
+		PERF_CHECK(doca_rdma_task_send_imm_allocate_init(r, ep->conn, s->local, 0, ud, &t));
+		s->task = doca_rdma_task_send_imm_as_task(t);
+		s->typed = t;
+		break;
+	}
+	case PERF_ATOMIC_FA: {
+		struct doca_rdma_task_atomic_fetch_add *t;
+
+		PERF_CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(r, ep->conn, s->remote,
+		                                                         s->local, 1, ud, &t));
+		s->task = doca_rdma_task_atomic_fetch_add_as_task(t);
+		break;
+	}
+	default: {
+		struct doca_rdma_task_atomic_cmp_swp *t;
+
+		PERF_CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(r, ep->conn, s->remote,
+		                                                       s->local, 0, 0, ud, &t));
+		s->task = doca_rdma_task_atomic_cmp_swp_as_task(t);
+		s->typed = t;
+		break;
+	}
+	}
+}
+
+static void make_receive(struct perf_ep *ep, struct perf_slot *s)
+{
+	union doca_data ud = { .ptr = s };
+	struct doca_rdma_task_receive *t;
+	enum perf_op op = (enum perf_op)ep->params.op;
+
+	/* Writes with immediate land in the operation slots: no receive buffer. */
+	if (op != PERF_WRITE_IMM && ep->size)
+		s->local = buf_at(ep, ep->mmap, ep->mem + (ep->num_ops + s->index) * ep->stride,
+		                  ep->size, 0);
+	PERF_CHECK(doca_rdma_task_receive_allocate_init(ep->rdma, s->local, ud, &t));
+	s->task = doca_rdma_task_receive_as_task(t);
+}
+
+static struct perf_slot *new_slots(struct perf_ep *ep, uint32_t n, bool receive)
+{
+	struct perf_slot *slots = calloc(n ? n : 1, sizeof(*slots));
+
+	if (!slots) {
+		fprintf(stderr, "softdoca-perf: out of memory\n");
+		exit(1);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		slots[i] = (struct perf_slot){ .ep = ep, .index = i, .receive = receive };
+		if (receive)
+			make_receive(ep, &slots[i]);
+		else
+			make_op(ep, &slots[i]);
+	}
+	return slots;
+}
+
+void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t num_recvs)
+{
+	ep->size = size;
+	ep->stride = perf_stride(size);
+	ep->completed = ep->received = ep->failed = ep->verified = ep->bad = 0;
+	ep->first_error = DOCA_SUCCESS;
+	ep->done_at.n = 0;
+	ep->num_ops = num_ops;
+	ep->num_recvs = num_recvs;
+	if (ep->params.mode == PERF_LAT && ep->params.op == PERF_WRITE)
+		memset(ep->mem, 0, 2 * ep->stride); /* the ping-pong flags start clear */
+	ep->ops = new_slots(ep, num_ops, false);
+	ep->recvs = new_slots(ep, num_recvs, true);
+	ep->repost = num_recvs > 0;
+	ep->recv_posted = 0;
+	for (uint32_t i = 0; i < num_recvs && (!ep->recv_limit || i < ep->recv_limit); i++)
+		perf_ep_submit(&ep->recvs[i], 0);
+}
+
+static void free_slots(struct perf_slot *slots, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		doca_task_free(slots[i].task);
+		if (slots[i].local)
+			doca_buf_dec_refcount(slots[i].local, NULL);
+		if (slots[i].remote)
+			doca_buf_dec_refcount(slots[i].remote, NULL);
+	}
+	free(slots);
+}
+
+/* Every slot has completed by now: the test consumes every receive it posts. */
+void perf_ep_free_slots(struct perf_ep *ep)
+{
+	free_slots(ep->ops, ep->num_ops);
+	free_slots(ep->recvs, ep->num_recvs);
+	ep->ops = ep->recvs = NULL;
+	ep->num_ops = ep->num_recvs = 0;
+}
+
+void perf_ep_submit(struct perf_slot *s, uint64_t seq)
+{
+	struct perf_ep *ep = s->ep;
+	uint8_t *local = ep->mem + s->index * ep->stride;
+	doca_error_t status;
+
+	s->seq = seq;
+	/* A write grows its remote buffer's data length: each iteration starts over. */
+	if (!s->receive && s->remote &&
+	    (ep->params.op == PERF_WRITE || ep->params.op == PERF_WRITE_IMM))
+		PERF_CHECK(doca_buf_reset_data_len(s->remote));
+	if (s->receive) {
+		ep->recv_posted++;
+		if (s->local)
+			PERF_CHECK(doca_buf_reset_data_len(s->local));
+	} else {
+		switch ((enum perf_op)ep->params.op) {
+		case PERF_WRITE:
+			/* ping-pong writes carry a flag: the latency loop fills them */
+			if (ep->check && ep->params.mode != PERF_LAT)
+				perf_pattern_fill(local, ep->size, seq);
+			break;
+		case PERF_SEND:
+			if (ep->check)
+				perf_pattern_fill(local, ep->size, seq);
+			break;
+		case PERF_WRITE_IMM:
+			if (ep->check)
+				perf_pattern_fill(local, ep->size, seq);
+			doca_rdma_task_write_imm_set_immediate_data(s->typed, htonl((uint32_t)seq));
+			break;
+		case PERF_SEND_IMM:
+			if (ep->check)
+				perf_pattern_fill(local, ep->size, seq);
+			doca_rdma_task_send_imm_set_immediate_data(s->typed, htonl((uint32_t)seq));
+			break;
+		case PERF_READ:
+			if (s->local)
+				PERF_CHECK(doca_buf_reset_data_len(s->local));
+			break;
+		case PERF_ATOMIC_CS:
+			/* in order, each compare-swap finds what the one before left */
+			doca_rdma_task_atomic_cmp_swp_set_cmp_data(s->typed, seq);
+			doca_rdma_task_atomic_cmp_swp_set_swap_data(s->typed, seq + 1);
+			/* fall through */
+		default:
+			PERF_CHECK(doca_buf_reset_data_len(s->local));
+			break;
+		}
+	}
+	s->busy = true;
+	s->submitted = perf_now_ns();
+	status = doca_task_submit(s->task);
+	if (status != DOCA_SUCCESS) {
+		s->busy = false;
+		count_failure(ep, status);
+	}
+}
+
+void perf_ep_close(struct perf_ep *ep)
+{
+	struct doca_ctx *ctx = doca_rdma_as_ctx(ep->rdma);
+	enum doca_ctx_states state;
+
+	ep->repost = false;
+	if (doca_ctx_stop(ctx) == DOCA_ERROR_IN_PROGRESS) {
+		do {
+			doca_pe_progress(ep->pe);
+			PERF_CHECK(doca_ctx_get_state(ctx, &state));
+		} while (state != DOCA_CTX_STATE_IDLE);
+	}
+	PERF_CHECK(doca_rdma_destroy(ep->rdma));
+	PERF_CHECK(doca_pe_destroy(ep->pe));
+	if (ep->remote_mmap)
+		PERF_CHECK(doca_mmap_destroy(ep->remote_mmap));
+	PERF_CHECK(doca_buf_inventory_destroy(ep->inv));
+	PERF_CHECK(doca_mmap_destroy(ep->mmap));
+	PERF_CHECK(doca_dev_close(ep->dev));
+	munmap(ep->mem, ep->mem_len);
+	free(ep->done_at.v);
+}

@@ -1,0 +1,192 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * softdoca-perf: a perftest-style benchmark on the DOCA RDMA API. A server
+ * waits on a TCP port; a client connects, the two exchange their DOCA export
+ * blobs over that socket, then the client drives the test and prints
+ * perftest's columns.
+ */
+#ifndef SOFTDOCA_PERF_H_
+#define SOFTDOCA_PERF_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_rdma.h>
+
+enum perf_op {
+	PERF_WRITE,
+	PERF_WRITE_IMM,
+	PERF_READ,
+	PERF_SEND,
+	PERF_SEND_IMM,
+	PERF_ATOMIC_FA,
+	PERF_ATOMIC_CS,
+	PERF_NUM_OPS
+};
+
+enum perf_mode { PERF_BW, PERF_LAT };
+
+#define PERF_DEFAULT_PORT 18515
+#define PERF_MAX_SIZE (2ull << 30)    /* DOCA's message cap, 2 GiB */
+#define PERF_SWEEP_MAX (8ull << 20)   /* -a: 2 B ... 8 MiB */
+#define PERF_REGION_CAP (64ull << 20) /* slots of one size share at most this */
+#define PERF_MAX_DEPTH 4096
+
+struct perf_opts {
+	enum perf_op op;
+	enum perf_mode mode;
+	uint64_t size; /* -s */
+	bool size_set;
+	bool sweep;     /* -a */
+	uint64_t iters; /* -n */
+	bool iters_set;
+	double duration; /* -D seconds; 0: run -n iterations */
+	uint32_t depth;  /* -q outstanding operations */
+	const char *device;
+	const char *transport;
+	const char *host; /* NULL: this is the server */
+	uint16_t port;
+	const char *json;
+	bool gbits;
+	bool check;
+};
+
+/* What the client tells the server before the run (sent as fixed LE words). */
+struct perf_params {
+	uint32_t op;
+	uint32_t mode;
+	uint32_t depth;
+	uint32_t check;
+	uint64_t max_size;
+};
+
+/* options.c */
+const char *perf_op_name(enum perf_op op);
+/* 0: run; -1: help printed (exit 0); >0: a usage error, reported (exit with it). */
+int perf_parse(int argc, char **argv, struct perf_opts *o);
+
+/* oob.c: the TCP socket the two sides talk over, length-prefixed messages. */
+int perf_oob_listen(uint16_t port);
+int perf_oob_accept(int listener);
+int perf_oob_connect(const char *host, uint16_t port);
+void perf_oob_send(int fd, const void *data, size_t len);
+void *perf_oob_recv(int fd, size_t *len); /* exits when the peer is gone */
+bool perf_oob_readable(int fd);           /* a message is waiting (no blocking) */
+
+/* One task and its buffers, reused for every iteration it carries. */
+struct perf_slot {
+	struct perf_ep *ep;
+	uint32_t index;
+	bool receive;
+	struct doca_task *task;
+	void *typed; /* the task as its own type, for its setters */
+	struct doca_buf *local;
+	struct doca_buf *remote;
+	uint64_t seq;       /* the iteration this slot carries now */
+	uint64_t submitted; /* ns */
+	bool busy;
+};
+
+/* A growable array of 64-bit values (latency samples, completion times). */
+struct perf_samples {
+	uint64_t *v;
+	size_t n;
+	size_t cap;
+};
+void perf_samples_add(struct perf_samples *s, uint64_t value);
+
+/* The DOCA side of one process: device, memory, context, connection. */
+struct perf_ep {
+	struct perf_params params;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn;
+	struct doca_mmap *mmap;
+	struct doca_mmap *remote_mmap;
+	struct doca_buf_inventory *inv;
+	uint8_t *mem;
+	size_t mem_len;
+	uint8_t *remote_mem;
+	size_t remote_len;
+	/* the current size's operation and receive slots */
+	struct perf_slot *ops;
+	uint32_t num_ops;
+	struct perf_slot *recvs;
+	uint32_t num_recvs;
+	uint64_t size;
+	size_t stride;
+	/* counted by the completion callbacks */
+	uint64_t completed;
+	uint64_t received;
+	uint64_t failed;
+	doca_error_t first_error;
+	bool repost;         /* receives are re-posted as they complete */
+	uint64_t recv_limit; /* ... until this many were posted (0: no limit) */
+	uint64_t recv_posted;
+	/* --check: what was verified, what was wrong */
+	bool check;
+	uint64_t verified;
+	uint64_t bad;
+	struct perf_samples done_at; /* completion times, for the peak bandwidth */
+};
+
+/* Slots of `size` bytes: how many fit, and how far apart they are. */
+size_t perf_stride(uint64_t size);
+uint32_t perf_num_slots(uint64_t size, uint32_t depth);
+
+/* endpoint.c */
+void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
+void perf_ep_connect(struct perf_ep *ep, int oob);
+/* num_ops operation slots and num_recvs posted receives of `size` bytes. */
+void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t num_recvs);
+void perf_ep_free_slots(struct perf_ep *ep);
+void perf_ep_submit(struct perf_slot *s, uint64_t seq);
+void perf_ep_close(struct perf_ep *ep);
+uint64_t perf_now_ns(void);
+void perf_fail(const char *what, doca_error_t status);
+#define PERF_CHECK(call)                      \
+	do {                                  \
+		doca_error_t e_ = (call);     \
+		if (e_ != DOCA_SUCCESS)       \
+			perf_fail(#call, e_); \
+	} while (0)
+
+/* pattern.c: the data --check verifies. */
+void perf_pattern_fill(uint8_t *buf, size_t len, uint64_t seed);
+bool perf_pattern_ok(const uint8_t *buf, size_t len, uint64_t seed);
+
+/* run.c: one size, both sides. */
+struct perf_result {
+	uint64_t size;
+	uint64_t iters;
+	double seconds;
+	double bw_peak; /* bytes per second */
+	double bw_avg;
+	double msg_rate;                                               /* per second */
+	double t_min, t_max, t_typical, t_avg, t_stdev, t_p99, t_p999; /* us */
+	uint64_t verified;
+	uint64_t bad;
+};
+void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uint64_t size,
+                     struct perf_result *r);
+void perf_client_finish(int oob);
+/* Serves one size; returns false when the client said it is finished. */
+bool perf_server_run(struct perf_ep *ep, int oob);
+
+/* report.c */
+void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep);
+void perf_report_row(const struct perf_opts *o, const struct perf_result *r);
+void perf_report_footer(const struct perf_opts *o);
+int perf_report_json(const struct perf_opts *o, const struct perf_result *r, size_t n);
+
+#endif /* SOFTDOCA_PERF_H_ */
