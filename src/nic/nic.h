@@ -195,6 +195,7 @@ struct nic_worker {
 	/* service thread hand-off */
 	_Atomic uint64_t app_polls; /* bumped by every application progress */
 	uint64_t polls_seen;
+	bool fd_watched;           /* the service thread's epoll reports the worker's fd */
 	_Atomic bool app_sleeping; /* the application armed its PE and waits */
 	struct nic_worker *next;
 };

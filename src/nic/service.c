@@ -126,6 +126,21 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 	return timers < next ? timers : next;
 }
 
+/* The worker's fd becomes readable on every TCP arrival, armed or not: while
+ * the application polls, it must not wake this thread (a wake-up preempts a
+ * polling core, ~25 us a message), so it leaves the epoll set until then. */
+static void watch_fd(struct nic_worker *w, bool on)
+{
+	struct epoll_event ev = { .events = on ? EPOLLIN | EPOLLET : 0, .data.u64 = EV_WORKER };
+
+	if (w->fd_watched == on)
+		return;
+	if (epoll_ctl(svc.epoll_fd, EPOLL_CTL_MOD, xport_worker_fd(w->xport), &ev) != 0)
+		SDOCA_WARN("cannot change the watch on a transport worker: %s", strerror(errno));
+	else
+		w->fd_watched = on;
+}
+
 static int timeout_ms(uint64_t deadline)
 {
 	uint64_t now = nic_now_ns();
@@ -171,6 +186,7 @@ static void *service_main(void *arg)
 			bool polling = polls != w->polls_seen && !atomic_load(&w->app_sleeping);
 
 			w->polls_seen = polls;
+			watch_fd(w, !polling);
 			next = polling ? watch(w, peers) : serve(w, peers);
 			if (next < deadline)
 				deadline = next;
@@ -253,8 +269,10 @@ doca_error_t nic_service_add(struct nic_worker *worker)
 		SDOCA_ERR("cannot watch the transport worker: %s", strerror(errno));
 		status = DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	if (status == DOCA_SUCCESS)
+	if (status == DOCA_SUCCESS) {
+		worker->fd_watched = true;
 		svc.entries[svc.count++] = (struct entry){ .worker = worker };
+	}
 	pthread_mutex_unlock(&svc.lock);
 	nic_service_kick();
 	return status;

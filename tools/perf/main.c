@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perf.h"
@@ -66,6 +68,29 @@ static int server(const struct perf_opts *o)
 	return 0;
 }
 
+static double cpu_seconds(void)
+{
+	struct rusage u;
+
+	getrusage(RUSAGE_SELF, &u);
+	return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+	       (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+/* Connected, and the program makes no DOCA call: only the soft NIC's service
+ * thread may run. What it costs, as a share of one core. */
+static void report_idle(uint32_t seconds)
+{
+	struct timespec t = { .tv_sec = seconds };
+	double before = cpu_seconds(), used;
+
+	while (nanosleep(&t, &t) != 0)
+		;
+	used = cpu_seconds() - before;
+	printf(" Idle for %u s while connected: %.3f s of CPU, %.2f%% of one core\n", seconds, used,
+	       100.0 * used / seconds);
+}
+
 static int client(const struct perf_opts *o)
 {
 	struct perf_result results[32];
@@ -89,6 +114,8 @@ static int client(const struct perf_opts *o)
 	perf_ep_open(&ep, o, &p);
 	perf_ep_connect(&ep, oob);
 	perf_report_banner(o, &ep);
+	if (o->idle)
+		report_idle(o->idle);
 	for (size_t i = 0; i < n; i++) {
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\r running %lu-byte messages...", (unsigned long)sizes[i]);

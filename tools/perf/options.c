@@ -47,6 +47,8 @@ static void usage(FILE *f, const char *prog)
 	        "      --json=FILE        also write the results as JSON\n"
 	        "      --report-gbits     bandwidth in Gb/s instead of MiB/s\n"
 	        "      --check            verify every transferred byte (slower)\n"
+	        "      --idle=SECONDS     client: once connected, stay idle this long and\n"
+	        "                         report the CPU the process used meanwhile\n"
 	        "  -h, --help             this text\n",
 	        prog, prog, PERF_DEFAULT_PORT);
 }
@@ -112,7 +114,7 @@ static int check_combination(const char *prog, struct perf_opts *o)
 
 int perf_parse(int argc, char **argv, struct perf_opts *o)
 {
-	enum { OPT_BW = 256, OPT_LAT, OPT_TRANSPORT, OPT_JSON, OPT_GBITS, OPT_CHECK };
+	enum { OPT_BW = 256, OPT_LAT, OPT_TRANSPORT, OPT_JSON, OPT_GBITS, OPT_CHECK, OPT_IDLE };
 	static const struct option longs[] = {
 		{ "test", required_argument, NULL, 't' },
 		{ "bw", no_argument, NULL, OPT_BW },
@@ -128,6 +130,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "report-gbits", no_argument, NULL, OPT_GBITS },
 		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "idle", required_argument, NULL, OPT_IDLE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -203,6 +206,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			break;
 		case OPT_CHECK:
 			o->check = true;
+			break;
+		case OPT_IDLE:
+			if (!parse_u64(optarg, &v, false) || v == 0 || v > 3600)
+				return bad(prog, "--idle: '%s' is not 1..3600 seconds", optarg);
+			o->idle = (uint32_t)v;
 			break;
 		case 'h':
 			usage(stdout, prog);

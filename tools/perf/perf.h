@@ -58,6 +58,7 @@ struct perf_opts {
 	const char *json;
 	bool gbits;
 	bool check;
+	uint32_t idle; /* --idle SECONDS: stay connected and idle, report the CPU used */
 };
 
 /* What the client tells the server before the run (sent as fixed LE words). */

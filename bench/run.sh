@@ -1,0 +1,131 @@
+#!/bin/bash
+# softdoca against raw UCX, side by side in one run, on one machine:
+#   latency (8 B): softdoca-perf --lat write/read/send   vs  ucx_perftest -t ucp_am_lat
+#   bandwidth:     softdoca-perf --bw write/read 64K, 1M vs  ucx_perftest -t ucp_am_bw
+#   idle:          CPU a connected, idle softdoca process uses over 10 s
+# over shared memory (UCX_TLS=sm,self, as softdoca's shm mode) and TCP loopback
+# (tcp,self). Server pinned to cpu0, client to cpu1, for both tools.
+#
+#   bench/run.sh [BUILD_DIR]        (default build/; writes bench/RESULTS.md)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+PERF=$BUILD/tools/softdoca-perf
+OUT=$ROOT/bench/RESULTS.md
+LAT_N=${LAT_N:-20000}
+BW_N_64K=${BW_N_64K:-5000}
+BW_N_1M=${BW_N_1M:-1000}
+PORT=19500
+[ -x "$PERF" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
+command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing (apt-get install ucx-utils)" >&2; exit 1; }
+
+next_port() { PORT=$((PORT + 1)); }
+
+# start_perf_server TRANSPORT ARGS... : a pinned softdoca-perf server, once listening.
+start_perf_server() {
+	local transport=$1
+	shift
+	next_port
+	taskset -c 0 "$PERF" -p "$PORT" --transport "$transport" "$@" >/tmp/sdoca-bench.srv 2>&1 &
+	server=$!
+	for _ in $(seq 200); do
+		grep -q "waiting for a client" /tmp/sdoca-bench.srv && return
+		read -r -t 0.02 <> <(:) || true
+	done
+	echo "softdoca-perf server did not start" >&2
+	exit 1
+}
+
+# softdoca_row TRANSPORT ARGS... -> prints the result row of the client's table
+softdoca_row() {
+	local transport=$1
+	shift
+	start_perf_server "$transport" "$@"
+	taskset -c 1 "$PERF" -p "$PORT" --transport "$transport" "$@" 127.0.0.1 \
+		>/tmp/sdoca-bench.out 2>/dev/null || true
+	wait $server || true
+	awk '/#bytes/ { getline; print; exit }' /tmp/sdoca-bench.out
+}
+
+# ucx_row TLS TEST SIZE ITERS -> prints ucx_perftest's CSV result line
+ucx_row() {
+	local tls=$1 test=$2 size=$3 iters=$4
+	next_port
+	UCX_TLS=$tls UCX_NET_DEVICES=lo taskset -c 0 ucx_perftest -p "$PORT" >/dev/null 2>&1 &
+	local server=$!
+	for _ in $(seq 200); do
+		UCX_TLS=$tls UCX_NET_DEVICES=lo taskset -c 1 ucx_perftest 127.0.0.1 -p "$PORT" \
+			-t "$test" -s "$size" -n "$iters" -w $((iters / 10)) -f -v \
+			>/tmp/sdoca-bench.ucx 2>/dev/null && break
+		kill -0 $server 2>/dev/null || break
+	done
+	wait $server || true
+	tail -1 /tmp/sdoca-bench.ucx
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+{
+	echo "# softdoca vs raw UCX: measured side by side"
+	echo
+	echo "Run: \`bench/run.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), softdoca $(git -C "$ROOT" rev-parse --short HEAD)."
+	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(uname -r)."
+	echo "UCX: $(ucx_info -v | sed -n 's/.*Library version: //p' | head -1)."
+	echo "Placement: every server (target) on cpu0, every client (initiator) on cpu1"
+	echo "(\`taskset\`), for softdoca-perf and ucx_perftest alike; softdoca's service threads"
+	echo "float (they sleep while the application progresses). The softdoca target is in a"
+	echo "\`doca_pe_progress\` loop, as DOCA programs are."
+	echo
+	echo "Latency: softdoca write and send are half a ping-pong round trip (perftest's"
+	echo "ib_write_lat / ib_send_lat), read is the whole operation; ucp_am_lat is half a"
+	echo "ping-pong round trip. Medians (t_typical; UCX's 50th percentile). $LAT_N iterations."
+	echo "Bandwidth: average over the run, 128 operations in flight for softdoca, UCX's"
+	echo "default window for ucp_am_bw; MiB/s. 64 KiB: $BW_N_64K, 1 MiB: $BW_N_1M iterations."
+	echo
+} >"$OUT"
+
+for transport in shm tcp; do
+	tls=sm,self
+	[ $transport = tcp ] && tls=tcp,self
+	n=$LAT_N
+	[ $transport = tcp ] && n=$((LAT_N / 4))
+	ucx_lat=$(ucx_row $tls ucp_am_lat 8 "$n" | cut -d, -f2)
+	{
+		echo "## $transport"
+		echo
+		echo "| 8 B latency | softdoca median us | ucp_am_lat median us | ratio | softdoca avg / p99 us |"
+		echo "|---|---|---|---|---|"
+	} >>"$OUT"
+	for op in write read send; do
+		row=$(softdoca_row $transport -t $op --lat -s 8 -n "$n")
+		typical=$(echo "$row" | awk '{ print $5 }')
+		echo "| $op | $typical | $ucx_lat | $(ratio "$typical" "$ucx_lat") | $(echo "$row" | awk '{ print $6 " / " $8 }') |" >>"$OUT"
+	done
+	{
+		echo
+		echo "| bandwidth | size | softdoca MiB/s | ucp_am_bw MiB/s | ratio |"
+		echo "|---|---|---|---|---|"
+	} >>"$OUT"
+	for size in 65536 1048576; do
+		iters=$BW_N_64K
+		[ $size = 1048576 ] && iters=$BW_N_1M
+		ucx_bw=$(ucx_row $tls ucp_am_bw $size "$iters" | cut -d, -f6)
+		for op in write read; do
+			row=$(softdoca_row $transport -t $op --bw -s $size -n "$iters")
+			bw=$(echo "$row" | awk '{ print $4 }')
+			echo "| $op | $size | $bw | $ucx_bw | $(ratio "$bw" "$ucx_bw") |" >>"$OUT"
+		done
+	done
+	start_perf_server $transport
+	"$PERF" -p "$PORT" --transport $transport --idle 10 -n 10 127.0.0.1 \
+		>/tmp/sdoca-bench.idle 2>/dev/null || true
+	wait $server || true
+	{
+		echo
+		echo "Idle: $(sed -n 's/^ *Idle/idle/p' /tmp/sdoca-bench.idle) (the whole client process: application blocked in nanosleep, service thread serving)."
+		echo
+	} >>"$OUT"
+done
+rm -f /tmp/sdoca-bench.out /tmp/sdoca-bench.ucx /tmp/sdoca-bench.idle /tmp/sdoca-bench.srv
+cat "$OUT"
