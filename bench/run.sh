@@ -71,7 +71,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 	echo
 	echo "Run: \`bench/run.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), softdoca $(git -C "$ROOT" rev-parse --short HEAD)."
 	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(uname -r)."
-	echo "UCX: $(ucx_info -v | sed -n 's/.*Library version: //p' | head -1)."
+	echo "UCX: $(ucx_info -v | sed -n "s/.*[Vv]ersion[: ]*//p" | head -1)."
 	echo "Placement: every server (target) on cpu0, every client (initiator) on cpu1"
 	echo "(\`taskset\`), for softdoca-perf and ucx_perftest alike; softdoca's service threads"
 	echo "float (they sleep while the application progresses). The softdoca target is in a"
