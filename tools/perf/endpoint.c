@@ -120,7 +120,7 @@ static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, u
 	(void)cud;
 	s->busy = false;
 	if (status != DOCA_SUCCESS) {
-		if (ep->repost)
+		if (!ep->closing) /* closing flushes the receives left on purpose */
 			count_failure(ep, status);
 		return;
 	}
@@ -503,11 +503,23 @@ void perf_ep_close(struct perf_ep *ep)
 	enum doca_ctx_states state;
 
 	ep->repost = false;
-	if (doca_ctx_stop(ctx) == DOCA_ERROR_IN_PROGRESS) {
-		do {
+	ep->closing = true;
+	/* Stopping flushes whatever is in flight (after a failure too); the
+	 * context reaches IDLE once every task has completed and been freed. */
+	(void)doca_ctx_stop(ctx);
+	for (uint32_t i = 0; i < ep->num_ops; i++)
+		while (ep->ops[i].busy)
 			doca_pe_progress(ep->pe);
-			PERF_CHECK(doca_ctx_get_state(ctx, &state));
-		} while (state != DOCA_CTX_STATE_IDLE);
+	for (uint32_t i = 0; i < ep->num_recvs; i++)
+		while (ep->recvs[i].busy)
+			doca_pe_progress(ep->pe);
+	if (ep->ops || ep->recvs)
+		perf_ep_free_slots(ep);
+	for (;;) {
+		PERF_CHECK(doca_ctx_get_state(ctx, &state));
+		if (state == DOCA_CTX_STATE_IDLE)
+			break;
+		doca_pe_progress(ep->pe);
 	}
 	PERF_CHECK(doca_rdma_destroy(ep->rdma));
 	PERF_CHECK(doca_pe_destroy(ep->pe));

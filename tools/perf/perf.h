@@ -134,6 +134,7 @@ struct perf_ep {
 	bool repost;         /* receives are re-posted as they complete */
 	uint64_t recv_limit; /* ... until this many were posted (0: no limit) */
 	uint64_t recv_posted;
+	bool closing; /* perf_ep_close runs: flushed receives are expected */
 	/* --check: what was verified, what was wrong */
 	bool check;
 	uint64_t verified;

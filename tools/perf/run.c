@@ -88,11 +88,13 @@ static void wait_idle(struct perf_ep *ep, struct perf_slot *s)
 		doca_pe_progress(ep->pe);
 }
 
-static void fail_run(const struct perf_ep *ep)
+/* Reports the failure, takes everything down in order (no leak), exits. */
+static void fail_run(struct perf_ep *ep)
 {
 	fprintf(stderr, "softdoca-perf: %lu operations failed, the first with %s (%s)\n",
 	        (unsigned long)ep->failed, doca_error_get_name(ep->first_error),
 	        doca_error_get_descr(ep->first_error));
+	perf_ep_close(ep);
 	exit(1);
 }
 
