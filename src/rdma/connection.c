@@ -130,7 +130,7 @@ doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection blob body is malformed");
 	*info = body + BODY_INFO;
 	*info_len = body_len - BODY_INFO;
-	return nic_conn_info_check(*info, *info_len);
+	return DOCA_SUCCESS;
 }
 
 doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,

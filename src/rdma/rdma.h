@@ -135,7 +135,8 @@ doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
                          struct doca_rdma_connection **conn);
 doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
                           struct doca_rdma_connection *conn);
-/* Validates a connection blob from outside; points at the QP connection info. */
+/* Opens a connection blob from outside (envelope and body) and points at the
+ * QP connection info inside, which nic_qp_connect() checks. */
 doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **info,
                                   size_t *info_len);
 /* The connection a DOCA 2.5 program means (it has exactly one). */

@@ -2,8 +2,8 @@
  * Fuzz target: the RDMA connection blob a peer hands to doca_rdma_connect(),
  * up to the transport address inside it (which goes to UCX as is).
  *
- * The first byte chooses: odd = use the rest as is; even = give the rest a
- * valid envelope checksum first, to reach the body checks.
+ * The input becomes a blob as fuzz_blob.h says; what the blob check accepts
+ * goes on to the QP info check, as in doca_rdma_connect().
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,8 +11,8 @@
 
 #include <doca_log.h>
 
-#include "core/blob.h"
-#include "core/bytes.h"
+#include "fuzz_blob.h"
+#include "nic/nic.h"
 #include "rdma/rdma.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -30,20 +30,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *info;
 	size_t info_len, len;
-	uint8_t *blob;
+	uint8_t *blob = fuzz_blob_from_input(data, size, &len);
 
-	if (size == 0)
+	if (!blob)
 		return 0;
-	len = size - 1;
-	blob = malloc(len ? len : 1);
-	memcpy(blob, data + 1, len);
-	if ((data[0] & 1) == 0 && len >= SDOCA_BLOB_HEADER_SIZE) {
-		uint32_t body = (uint32_t)(len - SDOCA_BLOB_HEADER_SIZE);
-
-		sdoca_put_le32(blob + 8, body);
-		sdoca_blob_seal(blob, (enum sdoca_blob_kind)sdoca_get_le16(blob + 6), body);
-	}
-	if (rdma_conn_blob_check(blob, len, &info, &info_len) == DOCA_SUCCESS) {
+	if (rdma_conn_blob_check(blob, len, &info, &info_len) == DOCA_SUCCESS &&
+	    nic_conn_info_check(info, info_len) == DOCA_SUCCESS) {
 		/* accepted: the info lies inside the blob and names an address */
 		if (info < blob || info + info_len > blob + len || info_len <= 56)
 			abort();

@@ -1,9 +1,7 @@
 /*
  * Fuzz target: doca_mmap_create_from_export() on arbitrary bytes.
  *
- * The first input byte chooses a mode: odd = the rest is used as is;
- * even = the rest gets a valid envelope checksum first, so the fuzzer also
- * explores the body decoder instead of stopping at the CRC.
+ * The input becomes a blob as fuzz_blob.h says.
  * Whatever the input, the call must not crash, leak, or hand out an mmap
  * unless the blob is a well-formed mmap export.
  */
@@ -15,8 +13,7 @@
 #include <doca_log.h>
 #include <doca_mmap.h>
 
-#include "core/blob.h"
-#include "core/bytes.h"
+#include "fuzz_blob.h"
 
 static struct doca_dev *dev;
 
@@ -42,22 +39,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct doca_mmap *mmap = NULL;
-	uint8_t *blob;
-	size_t len;
+	size_t len, range;
+	uint8_t *blob = fuzz_blob_from_input(data, size, &len);
 	void *addr;
-	size_t range;
 
-	if (size == 0)
+	if (!blob)
 		return 0;
-	len = size - 1;
-	blob = malloc(len ? len : 1);
-	memcpy(blob, data + 1, len);
-	if ((data[0] & 1) == 0 && len >= SDOCA_BLOB_HEADER_SIZE) {
-		uint32_t body = (uint32_t)(len - SDOCA_BLOB_HEADER_SIZE);
-
-		sdoca_put_le32(blob + 8, body);
-		sdoca_blob_seal(blob, (enum sdoca_blob_kind)sdoca_get_le16(blob + 6), body);
-	}
 	if (doca_mmap_create_from_export(NULL, blob, len, dev, &mmap) == DOCA_SUCCESS) {
 		/* Accepted: it must describe a sane, non-empty range. */
 		if (doca_mmap_get_memrange(mmap, &addr, &range) != DOCA_SUCCESS || range == 0 ||

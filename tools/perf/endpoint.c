@@ -105,7 +105,8 @@ static void op_done(struct doca_task *task, union doca_data ud)
 		check_op(s);
 	s->busy = false;
 	ep->completed++;
-	perf_samples_add(&ep->done_at, perf_now_ns());
+	if (ep->params.mode == PERF_BW)
+		perf_samples_add(&ep->done_at, perf_now_ns());
 }
 
 /* A receive: message number `received`, carrying that number as its pattern
@@ -242,6 +243,7 @@ void perf_ep_connect(struct perf_ep *ep, int oob)
 	const void *blob;
 	size_t len;
 	void *peer, *addr;
+	size_t range;
 
 	PERF_CHECK(doca_rdma_export(ep->rdma, &blob, &len, &ep->conn));
 	perf_oob_send(oob, blob, len);
@@ -257,7 +259,7 @@ void perf_ep_connect(struct perf_ep *ep, int oob)
 	peer = perf_oob_recv(oob, &len);
 	PERF_CHECK(doca_mmap_create_from_export(NULL, peer, len, ep->dev, &ep->remote_mmap));
 	free(peer);
-	PERF_CHECK(doca_mmap_get_memrange(ep->remote_mmap, &addr, &ep->remote_len));
+	PERF_CHECK(doca_mmap_get_memrange(ep->remote_mmap, &addr, &range));
 	ep->remote_mem = addr;
 }
 
@@ -441,55 +443,32 @@ void perf_ep_free_slots(struct perf_ep *ep)
 void perf_ep_submit(struct perf_slot *s, uint64_t seq)
 {
 	struct perf_ep *ep = s->ep;
-	uint8_t *local = ep->mem + s->index * ep->stride;
+	enum perf_op op = (enum perf_op)ep->params.op;
 	doca_error_t status;
 
 	s->seq = seq;
-	/* A write grows its remote buffer's data length: each iteration starts over. */
-	if (!s->receive && s->remote &&
-	    (ep->params.op == PERF_WRITE || ep->params.op == PERF_WRITE_IMM))
-		PERF_CHECK(doca_buf_reset_data_len(s->remote));
 	if (s->receive) {
 		ep->recv_posted++;
-		if (s->local)
-			PERF_CHECK(doca_buf_reset_data_len(s->local));
-	} else {
-		switch ((enum perf_op)ep->params.op) {
-		case PERF_WRITE:
-			/* ping-pong writes carry a flag: the latency loop fills them */
-			if (ep->check && ep->params.mode != PERF_LAT)
-				perf_pattern_fill(local, ep->size, seq);
-			break;
-		case PERF_SEND:
-			if (ep->check)
-				perf_pattern_fill(local, ep->size, seq);
-			break;
-		case PERF_WRITE_IMM:
-			if (ep->check)
-				perf_pattern_fill(local, ep->size, seq);
+	} else if (perf_op_is_pingpong(op)) {
+		/* ping-pong writes carry a flag: the latency loop fills them itself */
+		if (ep->check && !(op == PERF_WRITE && ep->params.mode == PERF_LAT))
+			perf_pattern_fill(ep->mem + s->index * ep->stride, ep->size, seq);
+		/* a write grows its remote buffer's data length: start over */
+		if (s->remote)
+			PERF_CHECK(doca_buf_reset_data_len(s->remote));
+		if (op == PERF_WRITE_IMM)
 			doca_rdma_task_write_imm_set_immediate_data(s->typed, htonl((uint32_t)seq));
-			break;
-		case PERF_SEND_IMM:
-			if (ep->check)
-				perf_pattern_fill(local, ep->size, seq);
+		if (op == PERF_SEND_IMM)
 			doca_rdma_task_send_imm_set_immediate_data(s->typed, htonl((uint32_t)seq));
-			break;
-		case PERF_READ:
-			if (s->local)
-				PERF_CHECK(doca_buf_reset_data_len(s->local));
-			break;
-		case PERF_ATOMIC_CS:
-			/* in order, each compare-swap finds what the one before left */
-			doca_rdma_task_atomic_cmp_swp_set_cmp_data(s->typed, seq);
-			doca_rdma_task_atomic_cmp_swp_set_swap_data(s->typed, seq + 1);
-			/* fall through */
-		default:
-			PERF_CHECK(doca_buf_reset_data_len(s->local));
-			break;
-		}
+	} else if (op == PERF_ATOMIC_CS) {
+		/* in order, each compare-swap finds what the one before left */
+		doca_rdma_task_atomic_cmp_swp_set_cmp_data(s->typed, seq);
+		doca_rdma_task_atomic_cmp_swp_set_swap_data(s->typed, seq + 1);
 	}
+	/* What this side receives (receives, reads, atomic results) lands in an empty buffer. */
+	if (s->local && (s->receive || !perf_op_is_pingpong(op)))
+		PERF_CHECK(doca_buf_reset_data_len(s->local));
 	s->busy = true;
-	s->submitted = perf_now_ns();
 	status = doca_task_submit(s->task);
 	if (status != DOCA_SUCCESS) {
 		s->busy = false;

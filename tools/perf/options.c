@@ -24,6 +24,11 @@ const char *perf_op_name(enum perf_op op)
 	return op_names[op];
 }
 
+bool perf_op_is_pingpong(enum perf_op op)
+{
+	return op == PERF_WRITE || op == PERF_WRITE_IMM || op == PERF_SEND || op == PERF_SEND_IMM;
+}
+
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,

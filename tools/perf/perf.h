@@ -72,6 +72,9 @@ struct perf_params {
 
 /* options.c */
 const char *perf_op_name(enum perf_op op);
+/* Write, send and their immediates: the peer sees them arrive, so their
+ * latency test is a ping-pong (perftest reports half its round trip). */
+bool perf_op_is_pingpong(enum perf_op op);
 /* 0: run; -1: help printed (exit 0); >0: a usage error, reported (exit with it). */
 int perf_parse(int argc, char **argv, struct perf_opts *o);
 
@@ -92,8 +95,7 @@ struct perf_slot {
 	void *typed; /* the task as its own type, for its setters */
 	struct doca_buf *local;
 	struct doca_buf *remote;
-	uint64_t seq;       /* the iteration this slot carries now */
-	uint64_t submitted; /* ns */
+	uint64_t seq; /* the iteration this slot carries now */
 	bool busy;
 };
 
@@ -118,7 +120,6 @@ struct perf_ep {
 	uint8_t *mem;
 	size_t mem_len;
 	uint8_t *remote_mem;
-	size_t remote_len;
 	/* the current size's operation and receive slots */
 	struct perf_slot *ops;
 	uint32_t num_ops;
@@ -171,7 +172,6 @@ bool perf_pattern_ok(const uint8_t *buf, size_t len, uint64_t seed);
 struct perf_result {
 	uint64_t size;
 	uint64_t iters;
-	double seconds;
 	double bw_peak; /* bytes per second */
 	double bw_avg;
 	double msg_rate;                                               /* per second */

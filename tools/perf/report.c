@@ -25,11 +25,6 @@ static const char *const titles[PERF_NUM_OPS] = {
 	[PERF_ATOMIC_CS] = "Atomic CMP_AND_SWAP",
 };
 
-static bool half_round_trip(enum perf_op op)
-{
-	return op == PERF_WRITE || op == PERF_WRITE_IMM || op == PERF_SEND || op == PERF_SEND_IMM;
-}
-
 void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 {
 	char ibdev[DOCA_DEVINFO_IBDEV_NAME_SIZE] = "?";
@@ -46,7 +41,7 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 	printf(" TX depth       : %-16u Data ex. method: TCP socket\n",
 	       o->mode == PERF_BW ? o->depth : 1);
 	if (o->mode == PERF_LAT)
-		printf(" Latency        : %s\n", half_round_trip(o->op)
+		printf(" Latency        : %s\n", perf_op_is_pingpong(o->op)
 		                                         ? "half of a ping-pong round trip"
 		                                         : "the whole operation (one in flight)");
 	if (o->check)

@@ -55,11 +55,6 @@ void perf_client_finish(int oob)
 	send_msg(oob, MSG_FINISH, 0, 0, 0);
 }
 
-static bool is_pingpong(enum perf_op op)
-{
-	return op == PERF_WRITE || op == PERF_WRITE_IMM || op == PERF_SEND || op == PERF_SEND_IMM;
-}
-
 static bool needs_receives(enum perf_op op)
 {
 	return op == PERF_WRITE_IMM || op == PERF_SEND || op == PERF_SEND_IMM;
@@ -168,7 +163,7 @@ static void latency_stats(struct perf_samples *s, struct perf_result *r)
 static uint64_t client_latency(struct perf_ep *ep, uint64_t iters, struct perf_samples *samples)
 {
 	enum perf_op op = (enum perf_op)ep->params.op;
-	bool pingpong = is_pingpong(op);
+	bool pingpong = perf_op_is_pingpong(op);
 
 	for (uint64_t i = 0; i < iters && !broken(ep); i++) {
 		uint64_t t0 = perf_now_ns();
@@ -219,10 +214,10 @@ static void bandwidth_stats(const struct perf_ep *ep, uint64_t t0, uint64_t t1, 
 {
 	enum { SLICES = 10 };
 	uint64_t count[SLICES] = { 0 }, span = (t1 - t0) / SLICES;
+	double seconds = (double)(t1 - t0) / 1e9;
 
-	r->seconds = (double)(t1 - t0) / 1e9;
-	r->bw_avg = (double)(n * ep->size) / r->seconds;
-	r->msg_rate = (double)n / r->seconds;
+	r->bw_avg = (double)(n * ep->size) / seconds;
+	r->msg_rate = (double)n / seconds;
 	r->bw_peak = r->bw_avg;
 	for (size_t i = 0; span > 0 && i < ep->done_at.n; i++) {
 		uint64_t slice = (ep->done_at.v[i] - t0) / span;
@@ -352,7 +347,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 		exit(1);
 	}
 	slots = lat ? 1 : perf_num_slots(go.a, ep->params.depth);
-	if (lat && is_pingpong(op))
+	if (lat && perf_op_is_pingpong(op))
 		ops = 1;
 	if (needs_receives(op))
 		recvs = lat ? 2 : 2 * slots;
@@ -362,7 +357,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	ep->recv_limit = lat ? go.b : 0;
 	perf_ep_slots(ep, go.a, ops, recvs);
 	send_msg(oob, MSG_READY, 0, 0, 0);
-	if (lat && is_pingpong(op)) {
+	if (lat && perf_op_is_pingpong(op)) {
 		for (uint64_t i = 0; i < go.b && !broken(ep); i++) {
 			pingpong_wait(ep, i);
 			pingpong_send(ep, i);
@@ -380,7 +375,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	send_msg(oob, MSG_EXTRA, extra, 0, 0);
 	while (ep->received < ep->recv_posted && !broken(ep))
 		doca_pe_progress(ep->pe);
-	if (!lat || !is_pingpong(op))
+	if (!lat || !perf_op_is_pingpong(op))
 		server_check_final(ep, sent + extra, slots);
 	send_msg(oob, MSG_RESULT, ep->verified, ep->bad, ep->failed);
 	if (broken(ep))
