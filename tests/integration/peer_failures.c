@@ -296,7 +296,17 @@ static uint64_t stream_until_failure(struct peer *p, bool sends, int warm_up, co
 				tasks[i] = NULL;
 			} else {
 				(void)result_data(&r[i]);
-				CHECK(doca_task_submit(tasks[i]));
+				if (doca_task_submit(tasks[i]) != DOCA_SUCCESS) {
+					/* The peer was lost between this task's success and
+					 * now: the context is stopping and refuses new work. */
+					CHECK(doca_ctx_get_state(doca_rdma_as_ctx(p->rdma),
+					                         &state));
+					EXPECT(state != DOCA_CTX_STATE_RUNNING,
+					       "a submission was refused while RUNNING");
+					failing = true;
+					doca_task_free(tasks[i]);
+					tasks[i] = NULL;
+				}
 			}
 		}
 		if (completed >= warm_up && t0 == 0) {
