@@ -23,6 +23,7 @@ SDOCA_LOG_MODULE(worker);
 
 /* The application's progress call does at most this many transport polls. */
 #define APP_POLL_BURST 8
+#define APP_TIMER_POLLS 1024 /* application polls between two timer runs (~1 ms or less) */
 
 static struct {
 	pthread_mutex_t lock;
@@ -200,9 +201,9 @@ void nic_worker_put(struct nic_worker *worker)
 
 bool nic_worker_progress(struct nic_worker *worker)
 {
+	uint64_t polls = atomic_fetch_add_explicit(&worker->app_polls, 1, memory_order_relaxed);
 	unsigned int events = 0;
 
-	atomic_fetch_add_explicit(&worker->app_polls, 1, memory_order_relaxed);
 	if (atomic_load_explicit(&worker->app_sleeping, memory_order_relaxed))
 		atomic_store(&worker->app_sleeping, false);
 	/* The service thread is progressing: its work reaches the PE anyway. */
@@ -215,6 +216,11 @@ bool nic_worker_progress(struct nic_worker *worker)
 			break;
 		events += n;
 	}
+	/* Timeouts are the service thread's job, but a thread woken onto this
+	 * core preempts the application - often inside this lock - so its
+	 * trylock can keep failing: a polling application runs them too. */
+	if (polls % APP_TIMER_POLLS == 0)
+		nic_worker_timers(worker, nic_now_ns());
 	nic_unlock(worker);
 	return events > 0;
 }
