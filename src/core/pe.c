@@ -124,7 +124,10 @@ static void run_callback(struct doca_pe *pe, struct doca_task *task)
 
 static bool advance_contexts(struct doca_pe *pe)
 {
-	bool needed = atomic_exchange(&pe->attention, false);
+	/* Load before exchanging: a locked exchange on every poll costs the
+	 * polling loop more than the rest of it. */
+	bool needed = atomic_load_explicit(&pe->attention, memory_order_relaxed) &&
+	              atomic_exchange(&pe->attention, false);
 	bool progressed = false;
 
 	/* A STOPPING context waits for frees, which raise no attention. */

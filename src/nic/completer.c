@@ -141,6 +141,32 @@ static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *
 		transport_done(slot, status);
 }
 
+static bool seq_after(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) > 0;
+}
+
+void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
+{
+	struct nic_wqe *wqe = oldest_unanswered(qp);
+
+	if (!wqe || seq_after(wqe->seq, seq)) {
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
+		            "an ACK matches no request in flight");
+		return;
+	}
+	for (; wqe && !seq_after(wqe->seq, seq); wqe = wqe->next) {
+		if (!matches(wqe, NIC_OP_ACK)) {
+			nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
+			            "an ACK covers a request that needs an answer with data");
+			return;
+		}
+		wqe->answered = true;
+		wqe->result_len = wqe->length;
+	}
+	complete_in_order(qp);
+}
+
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
 	struct nic_wqe *wqe = oldest_unanswered(qp);
@@ -148,6 +174,10 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	if (m->opcode == NIC_OP_RNR_WAIT) {
 		qp->counters.rnr_notices++;
 		return false; /* the responder is alive; hearing it reset the timeout */
+	}
+	if (m->opcode == NIC_OP_ACK) {
+		nic_comp_ack(qp, m->seq);
+		return false;
 	}
 	if (!wqe || wqe->seq != m->seq || !matches(wqe, m->opcode) ||
 	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
@@ -174,7 +204,6 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 		wqe->result_len = sizeof(m->value);
 		break;
 	default:
-		wqe->result_len = wqe->length;
 		break;
 	}
 	complete_in_order(qp);

@@ -168,6 +168,8 @@ struct nic_qp {
 	struct nic_held *held_head;
 	struct nic_held *held_tail;
 	uint32_t num_held;
+	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
+	uint32_t ack_seq;
 	bool placing;                 /* a payload is still landing; later requests wait */
 	struct nic_landing *landings; /* responder transport operations in flight */
 	bool waiting_recv;            /* on srq->waiters */
@@ -197,6 +199,10 @@ struct nic_worker {
 	uint64_t polls_seen;
 	bool fd_watched;           /* the service thread's epoll reports the worker's fd */
 	_Atomic bool app_sleeping; /* the application armed its PE and waits */
+	uint32_t acks_pending;     /* QPs with a deferred ACK (may overcount; see flush) */
+	/* The service thread sleeps until the transport wakes it (no 1 ms look):
+	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
+	_Atomic bool svc_asleep;
 	struct nic_worker *next;
 };
 
@@ -209,6 +215,8 @@ void nic_worker_app_sleeps(struct nic_worker *worker);
 /* Runs time-based work (timeouts, RNR notices); lock held. Returns the next
  * deadline in ns (UINT64_MAX when none). */
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
+/* Sends every deferred ACK of the worker's QPs (lock held). */
+void nic_worker_flush_acks(struct nic_worker *worker);
 /* The QP with this wire id and token, or NULL (lock held). */
 struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
 
@@ -271,9 +279,16 @@ void nic_resp_drop_held(struct nic_qp *qp);
 void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* Gives up the responder's transport operations (peer lost or hung). */
 void nic_resp_abandon(struct nic_qp *qp);
+/* Sends the QP's deferred ACK, if it has one (lock held). */
+void nic_resp_flush_ack(struct nic_qp *qp);
+/* Takes the QP's deferred ACK to piggyback it on a request: true, and *seq,
+ * if there was one. */
+bool nic_resp_take_ack(struct nic_qp *qp, uint32_t *seq);
 
 /* --- completer.c --- */
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
+/* The peer acknowledged every request up to seq (cumulative, as RC ACKs are). */
+void nic_comp_ack(struct nic_qp *qp, uint32_t seq);
 /* A free transport slot of a request (counted as outstanding). */
 struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe);
 /* The operation of a slot finished at once. */

@@ -241,6 +241,8 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 
 	if (!qp->ep)
 		return;
+	if (m->opcode != NIC_OP_ACK)
+		nic_resp_flush_ack(qp); /* answers and goodbyes leave in sequence order */
 	c = malloc(sizeof(*c));
 	if (!c)
 		return;

@@ -27,7 +27,7 @@ static bool carries_payload(enum nic_wr_op op)
 	       op == NIC_WR_WRITE_IMM;
 }
 
-static size_t encode_request(const struct nic_qp *qp, struct nic_wqe *wqe)
+static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe)
 {
 	struct nic_msg m = {
 		.opcode = opcodes[wqe->op],
@@ -44,6 +44,7 @@ static size_t encode_request(const struct nic_qp *qp, struct nic_wqe *wqe)
 	if (wqe->op == NIC_WR_ATOMIC_FA || wqe->op == NIC_WR_ATOMIC_CS)
 		m.len = sizeof(uint64_t);
 	memcpy(m.imm, wqe->imm, sizeof(m.imm));
+	m.has_ack = nic_resp_take_ack(qp, &m.ack_seq); /* the deferred ACK rides along */
 	return nic_wire_encode(&m, wqe->hdr);
 }
 

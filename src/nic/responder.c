@@ -15,6 +15,13 @@
  * whose payload is still landing, holds back the ones behind it. A failed
  * check touches no target memory; it answers with a NAK and moves the
  * connection to error, as on RC hardware.
+ *
+ * ACKs are coalesced, as RC responders do: a placed write or send is
+ * acknowledged later, cumulatively - piggybacked on this side's next request
+ * on the connection (a ping-pong then costs one message per hop, not two),
+ * or sent alone at the next progress of the worker, before any other answer
+ * on the connection, before the service thread sleeps, and at the latest when
+ * the service thread next looks (1 ms) while the application polls.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +199,35 @@ static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct ni
 	recv->done(recv, status);
 }
 
+static void defer_ack(struct nic_qp *qp, uint32_t seq)
+{
+	if (!qp->ack_pending) {
+		qp->ack_pending = true;
+		qp->worker->acks_pending++;
+	}
+	qp->ack_seq = seq;
+	/* The application may not progress again: the service thread must look. */
+	if (atomic_exchange(&qp->worker->svc_asleep, false))
+		nic_service_kick();
+}
+
+bool nic_resp_take_ack(struct nic_qp *qp, uint32_t *seq)
+{
+	if (!qp->ack_pending)
+		return false;
+	qp->ack_pending = false;
+	*seq = qp->ack_seq;
+	return true;
+}
+
+void nic_resp_flush_ack(struct nic_qp *qp)
+{
+	uint32_t seq;
+
+	if (nic_resp_take_ack(qp, &seq) && qp->state == NIC_QP_RTS)
+		answer(qp, NIC_OP_ACK, seq);
+}
+
 /* The payload is in place: complete the receive, release the key, ACK. */
 static void landed(struct nic_landing *l, doca_error_t status)
 {
@@ -203,7 +239,7 @@ static void landed(struct nic_landing *l, doca_error_t status)
 		finish_recv(qp, l->recv, &l->m,
 		            status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
 	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
-		answer(qp, NIC_OP_ACK, l->m.seq);
+		defer_ack(qp, l->m.seq);
 	else if (status != DOCA_SUCCESS)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "a payload did not arrive");
 }
@@ -324,6 +360,7 @@ static enum step_result respond_read(struct resp *r)
 	resp.qp = qp->peer_wire_id;
 	resp.token = qp->peer_token;
 	hdr_len = nic_wire_encode(&resp, l->hdr);
+	nic_resp_flush_ack(qp); /* answers leave in sequence order */
 	l->iov[0].base = (void *)(uintptr_t)r->m->raddr;
 	l->iov[0].len = r->m->len;
 	l->key_held = r->key_held;

@@ -93,14 +93,17 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 	bool armed = false;
 
 	nic_lock(w);
+	atomic_store(&w->svc_asleep, false);
 	if (peers)
 		check_peers(w);
 	for (int attempt = 0; attempt < 16 && !armed; attempt++) {
 		while (xport_worker_progress(w->xport))
 			;
+		nic_worker_flush_acks(w); /* nobody else will before the thread sleeps */
 		next = nic_worker_timers(w, nic_now_ns());
 		armed = xport_worker_arm(w->xport);
 	}
+	atomic_store(&w->svc_asleep, armed);
 	nic_unlock(w);
 	if (!armed) {
 		uint64_t soon = nic_now_ns() + APP_CHECK_NS;
@@ -116,10 +119,12 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 {
 	uint64_t next = nic_now_ns() + APP_CHECK_NS;
 
+	atomic_store(&w->svc_asleep, false);
 	if (pthread_mutex_trylock(&w->lock) != 0)
 		return next;
 	if (peers)
 		check_peers(w);
+	nic_worker_flush_acks(w); /* the application may have stopped progressing */
 	uint64_t timers = nic_worker_timers(w, nic_now_ns());
 
 	nic_unlock(w);

@@ -41,7 +41,10 @@ static const struct layout layouts[] = {
 	[NIC_OP_DISCONNECT] = { "DISCONNECT", COMMON, 0, 0, 0 },
 };
 
-_Static_assert(RDMA_EXT + 16 <= NIC_WIRE_MAX_HDR, "largest header must fit NIC_WIRE_MAX_HDR");
+#define ACK_EXT 8 /* a piggybacked ACK: sequence + padding */
+
+_Static_assert(RDMA_EXT + 16 + ACK_EXT <= NIC_WIRE_MAX_HDR,
+               "largest header must fit NIC_WIRE_MAX_HDR");
 
 static const struct layout *layout_of(uint8_t opcode)
 {
@@ -67,10 +70,15 @@ const char *nic_opcode_name(uint8_t opcode)
 size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
 {
 	const struct layout *l = layout_of(m->opcode);
+	bool ack = m->has_ack && nic_op_is_request(m->opcode);
 
-	memset(out, 0, l->size);
+	memset(out, 0, l->size + (ack ? ACK_EXT : 0));
 	out[0] = NIC_WIRE_VERSION;
 	out[1] = m->opcode;
+	if (ack) {
+		sdoca_put_le16(out + 2, NIC_FLAG_ACK);
+		sdoca_put_le32(out + l->size, m->ack_seq);
+	}
 	sdoca_put_le32(out + 4, m->qp);
 	sdoca_put_le32(out + 8, m->seq);
 	sdoca_put_le32(out + 12, m->len);
@@ -89,13 +97,15 @@ size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
 		sdoca_put_le32(out + COMMON, m->syndrome);
 	if (m->opcode == NIC_OP_ATOMIC_RESP)
 		sdoca_put_le64(out + COMMON, m->value);
-	return l->size;
+	return l->size + (ack ? ACK_EXT : 0);
 }
 
 doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len, struct nic_msg *m)
 {
 	const uint8_t *p = hdr;
 	const struct layout *l;
+	uint16_t flags;
+	size_t size;
 
 	if (!hdr || hdr_len < COMMON)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)",
@@ -106,13 +116,19 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	l = layout_of(p[1]);
 	if (!l)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
-	if (hdr_len != l->size)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %u)",
-		           l->name, hdr_len, l->size);
-	if (sdoca_get_le16(p + 2) != 0)
+	flags = sdoca_get_le16(p + 2);
+	if (flags != 0 && (flags != NIC_FLAG_ACK || !nic_op_is_request(p[1])))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
-		           sdoca_get_le16(p + 2));
+		           flags);
+	size = l->size + (flags ? ACK_EXT : 0);
+	if (hdr_len != size)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %zu)",
+		           l->name, hdr_len, size);
 	memset(m, 0, sizeof(*m));
+	if (flags) {
+		m->has_ack = true;
+		m->ack_seq = sdoca_get_le32(p + l->size);
+	}
 	m->opcode = p[1];
 	m->qp = sdoca_get_le32(p + 4);
 	m->seq = sdoca_get_le32(p + 8);

@@ -8,12 +8,15 @@
  * Common part (24 bytes):
  *   0 u8  version       4 u32 destination QP (the receiver's wire id)
  *   1 u8  opcode        8 u32 sequence (a request's, or the one a reply answers)
- *   2 u16 flags (0)    12 u32 length (payload, or bytes asked for by a read)
+ *   2 u16 flags        12 u32 length (payload, or bytes asked for by a read)
  *                      16 u64 token (the receiver's, from its connection blob)
  * then, by opcode: remote key (16) + remote address (8) for RDMA requests;
  * immediate (4 + 4 pad); atomic operands (8 or 16); NAK syndrome (4 + 4 pad);
- * atomic original value (8). Every header size is fixed per opcode and the
- * largest is 64 bytes, so small operations stay in UCX's shortest path.
+ * atomic original value (8). A request with flag NIC_FLAG_ACK carries 8 more
+ * bytes at its end: a u32 acknowledging the receiver's own requests up to
+ * that sequence (a piggybacked ACK) and 4 of padding. Every header size is
+ * fixed per opcode and flags, and the largest is 72 bytes, so small
+ * operations stay in UCX's shortest path.
  *
  * Headers come from other processes and hosts: nic_wire_decode() checks
  * version, opcode, exact size, flags, lengths and syndromes before any field
@@ -22,6 +25,7 @@
 #ifndef SDOCA_NIC_WIRE_H_
 #define SDOCA_NIC_WIRE_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,7 +34,7 @@
 #include "nic/keys.h"
 
 #define NIC_WIRE_VERSION 1
-#define NIC_WIRE_MAX_HDR 64
+#define NIC_WIRE_MAX_HDR 72
 #define NIC_MAX_MESSAGE (1u << 31) /* 2 GiB, DOCA's cap */
 
 enum nic_opcode {
@@ -51,6 +55,11 @@ enum nic_opcode {
 	/* connection */
 	NIC_OP_HELLO = 32,      /* first message on a connection: sets the transport up */
 	NIC_OP_DISCONNECT = 33, /* the peer closed its end on purpose */
+};
+
+/* Header flags. */
+enum nic_flags {
+	NIC_FLAG_ACK = 1, /* a request also acknowledges up to ack_seq (requests only) */
 };
 
 /* Why a responder refused a request (and what the requester reports). */
@@ -75,6 +84,8 @@ struct nic_msg {
 	uint64_t operand2; /* compare-swap: swap */
 	uint32_t syndrome;
 	uint64_t value; /* atomic response: the original value */
+	bool has_ack;   /* NIC_FLAG_ACK: ack_seq is meaningful */
+	uint32_t ack_seq;
 };
 
 static inline int nic_op_is_request(uint8_t op)

@@ -93,6 +93,8 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		return false;
 	}
 	qp->last_heard_ns = nic_now_ns();
+	if (m.has_ack) /* a piggybacked ACK answers this side's requests first */
+		nic_comp_ack(qp, m.ack_seq);
 	if (nic_op_is_request(m.opcode))
 		return nic_resp_request(qp, &m, rx);
 	if (m.opcode == NIC_OP_DISCONNECT)
@@ -201,7 +203,12 @@ void nic_worker_put(struct nic_worker *worker)
 
 bool nic_worker_progress(struct nic_worker *worker)
 {
-	uint64_t polls = atomic_fetch_add_explicit(&worker->app_polls, 1, memory_order_relaxed);
+	/* A plain increment, not a locked one: it only tells the service thread
+	 * that the application still polls; a lost count between two polling
+	 * threads does not matter. */
+	uint64_t polls = atomic_load_explicit(&worker->app_polls, memory_order_relaxed) + 1;
+
+	atomic_store_explicit(&worker->app_polls, polls, memory_order_relaxed);
 	unsigned int events = 0;
 
 	if (atomic_load_explicit(&worker->app_sleeping, memory_order_relaxed))
@@ -209,6 +216,10 @@ bool nic_worker_progress(struct nic_worker *worker)
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (pthread_mutex_trylock(&worker->lock) != 0)
 		return false;
+	/* ACKs deferred by the last progress: the application had its chance to
+	 * answer (and carry them) in between. */
+	if (worker->acks_pending)
+		nic_worker_flush_acks(worker);
 	for (int i = 0; i < APP_POLL_BURST; i++) {
 		unsigned int n = xport_worker_progress(worker->xport);
 
@@ -229,6 +240,16 @@ void nic_worker_app_sleeps(struct nic_worker *worker)
 {
 	atomic_store(&worker->app_sleeping, true);
 	nic_service_kick();
+}
+
+void nic_worker_flush_acks(struct nic_worker *worker)
+{
+	for (uint32_t i = 0; i < worker->num_qp_slots; i++)
+		if (worker->qps[i])
+			nic_resp_flush_ack(worker->qps[i]);
+	/* Counted when deferred, not when taken: a QP freed or piggybacking
+	 * in between leaves the count high until this resets it. */
+	worker->acks_pending = 0;
 }
 
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)

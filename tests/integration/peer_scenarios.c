@@ -627,6 +627,76 @@ static void blocked_client(struct peer *p)
 }
 
 /* ------------------------------------------------------------------ */
+/* poll_then_block: the target progresses until a write lands, then     */
+/* stops progressing; the initiator's completion must not wait for it  */
+/* (ACKs are deferred to the next progress: the service thread sends    */
+/* them when that never comes)                                          */
+/* ------------------------------------------------------------------ */
+
+#define PTB_ROUNDS 40
+#define PTB_BOUND_MS 500 /* promised: about 1 ms; margin for sanitizers and CI */
+
+static void poll_then_block_server(struct peer *p)
+{
+	server_prepare(p, MiB, all_rdma);
+	oob_accept(p);
+	handshake(p, 0);
+	for (uint64_t i = 1; i <= PTB_ROUNDS; i++) {
+		uint64_t deadline = now_ms() + WAIT_MS;
+
+		report(p, 0, "go"); /* polling from here */
+		while (mem_u64(p, 0) != i) {
+			EXPECT(now_ms() < deadline, "round %lu: the write never landed",
+			       (unsigned long)i);
+			doca_pe_progress(p->pe);
+		}
+		expect_pattern(p->mem + 64, 4096, (int)i, "poll_then_block write");
+		/* Blocks with no progress calls until the peer saw its completion. */
+		oob_expect(p->oob[0], "next", WAIT_MS);
+	}
+	report(p, 0, "OK");
+	oob_expect(p->oob[0], "bye", WAIT_MS);
+	peer_stop(p);
+}
+
+static void poll_then_block_client(struct peer *p)
+{
+	uint64_t worst = 0;
+	struct result r;
+
+	client_prepare(p, MiB);
+	handshake(p, 0);
+	for (uint64_t i = 1; i <= PTB_ROUNDS; i++) {
+		struct doca_buf *data = local_buf(p, 64, 4096, 4096), *flag = local_buf(p, 0, 8, 8);
+		struct doca_buf *rdata = remote_buf(p, 64, 4096, 0),
+		                *rflag = remote_buf(p, 0, 8, 0);
+		uint64_t start;
+
+		oob_expect(p->oob[0], "go", WAIT_MS);
+		pattern_fill(p->mem + 64, 4096, (int)i);
+		memcpy(p->mem, &i, sizeof(i));
+		do_write(p, data, rdata, &r); /* the data first, then the flag, as RC orders */
+		expect_status(&r, DOCA_SUCCESS, "poll_then_block data");
+		start = now_ms();
+		do_write(p, flag, rflag, &r);
+		expect_status(&r, DOCA_SUCCESS, "poll_then_block flag");
+		if (now_ms() - start > worst)
+			worst = now_ms() - start;
+		put(data);
+		put(flag);
+		put(rdata);
+		put(rflag);
+		report(p, 0, "next");
+	}
+	printf("poll_then_block: slowest completion %lu ms over %d rounds\n", (unsigned long)worst,
+	       PTB_ROUNDS);
+	EXPECT(worst < PTB_BOUND_MS, "a completion took %lu ms", (unsigned long)worst);
+	expect_ok_from_peer(p, 0);
+	report(p, 0, "bye");
+	peer_stop(p);
+}
+
+/* ------------------------------------------------------------------ */
 /* rnr: sends arrive before any receive is posted                       */
 /* ------------------------------------------------------------------ */
 
@@ -865,6 +935,7 @@ static void stress_client(struct peer *p)
 const struct scenario scenarios[] = {
 	{ "ops", ops_server, ops_client },
 	{ "blocked", blocked_server, blocked_client },
+	{ "poll_then_block", poll_then_block_server, poll_then_block_client },
 	{ "rnr", rnr_server, rnr_client },
 	{ "rnr_exceeded", rnr_exceeded_server, rnr_exceeded_client },
 	{ "atomic_stress", stress_server, stress_client },

@@ -277,10 +277,22 @@ static struct doca_buf *buf_at(struct perf_ep *ep, struct doca_mmap *mmap, uint8
 	return b;
 }
 
+/* Where a slot's bytes are. Unchecked bandwidth runs reuse one buffer for
+ * every operation in flight, as perftest and ucx_perftest do, so that the
+ * working set is one message and not depth of them (64 x 1 MiB does not fit
+ * the cache and measures memory, not the transport); --check needs a buffer
+ * per operation to tell them apart. */
+static size_t slot_offset(const struct perf_ep *ep, uint32_t index, bool receive)
+{
+	if (!ep->check && ep->params.mode == PERF_BW)
+		return receive ? ep->stride : 0;
+	return (receive ? ep->num_ops + index : index) * ep->stride;
+}
+
 static void make_op(struct perf_ep *ep, struct perf_slot *s)
 {
 	enum perf_op op = (enum perf_op)ep->params.op;
-	size_t off = s->index * ep->stride, n = ep->size;
+	size_t off = slot_offset(ep, s->index, false), n = ep->size;
 	union doca_data ud = { .ptr = s };
 	struct doca_rdma *r = ep->rdma;
 	uint8_t *local = ep->mem + off, *remote = ep->remote_mem + off;
@@ -376,8 +388,8 @@ static void make_receive(struct perf_ep *ep, struct perf_slot *s)
 
 	/* Writes with immediate land in the operation slots: no receive buffer. */
 	if (op != PERF_WRITE_IMM && ep->size)
-		s->local = buf_at(ep, ep->mmap, ep->mem + (ep->num_ops + s->index) * ep->stride,
-		                  ep->size, 0);
+		s->local = buf_at(ep, ep->mmap, ep->mem + slot_offset(ep, s->index, true), ep->size,
+		                  0);
 	PERF_CHECK(doca_rdma_task_receive_allocate_init(ep->rdma, s->local, ud, &t));
 	s->task = doca_rdma_task_receive_as_task(t);
 }

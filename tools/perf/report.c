@@ -46,6 +46,8 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 		                                         : "the whole operation (one in flight)");
 	if (o->check)
 		printf(" Data check     : every transferred byte verified\n");
+	else if (o->mode == PERF_BW)
+		printf(" Buffers        : one, shared by all operations in flight (as perftest)\n");
 	printf(" softdoca       : %s\n", softdoca_version());
 	printf(RULE);
 	if (o->mode == PERF_BW)
