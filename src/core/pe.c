@@ -78,7 +78,10 @@ static void signal_event(struct doca_pe *pe)
 
 void sdoca_pe_wake(struct doca_pe *pe)
 {
-	if (atomic_exchange(&pe->armed, false))
+	/* Loaded first (sequentially consistent, against the arming side's store
+	 * then has_work()): a locked exchange per completion costs the common
+	 * case otherwise, and the PE is rarely armed while it completes. */
+	if (atomic_load(&pe->armed) && atomic_exchange(&pe->armed, false))
 		signal_event(pe);
 }
 
@@ -91,7 +94,10 @@ void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task)
 	else
 		pe->cq_head = task;
 	pe->cq_tail = task;
-	atomic_fetch_add(&pe->cq_pending, 1);
+	/* Writers hold cq_lock: a store, not a read-modify-write, read without
+	 * the lock by progress and ordered before the load of armed below. */
+	atomic_store(&pe->cq_pending,
+	             atomic_load_explicit(&pe->cq_pending, memory_order_relaxed) + 1);
 	pthread_mutex_unlock(&pe->cq_lock);
 	sdoca_pe_wake(pe);
 }

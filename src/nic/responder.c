@@ -274,12 +274,8 @@ static void landing_done(void *arg, doca_error_t status)
 	nic_qp_release(qp);
 }
 
-static struct nic_landing *new_landing(struct resp *r)
+static struct nic_landing *init_landing(struct nic_landing *l, struct resp *r)
 {
-	struct nic_landing *l = malloc(sizeof(*l));
-
-	if (!l)
-		return NULL;
 	l->qp = r->qp;
 	l->op = NULL;
 	l->sending = false;
@@ -290,12 +286,22 @@ static struct nic_landing *new_landing(struct resp *r)
 	return l;
 }
 
+static struct nic_landing *new_landing(struct resp *r)
+{
+	struct nic_landing *l = malloc(sizeof(*l));
+
+	return l ? init_landing(l, r) : NULL;
+}
+
 /* Places the payload into iov, synchronously (eager) or by rendezvous. */
 static enum step_result place(struct resp *r, const struct xport_iov *iov, uint32_t iovcnt)
 {
-	struct nic_landing *l = new_landing(r);
+	struct nic_landing eager, *l;
 	doca_error_t status;
 
+	/* An eager payload is copied before xport_rx_receive returns: no need to
+	 * keep its landing past this call (nor to allocate one per message). */
+	l = r->rx->rndv ? new_landing(r) : init_landing(&eager, r);
 	if (!l) {
 		xport_rx_release(r->qp->worker->xport, r->rx);
 		return STEP_ERR_INTERNAL;
@@ -315,7 +321,8 @@ static enum step_result place(struct resp *r, const struct xport_iov *iov, uint3
 	r->key_held = false;
 	r->recv = NULL;
 	landed(l, status);
-	free(l);
+	if (l != &eager)
+		free(l);
 	return STEP_DONE;
 }
 
