@@ -2,6 +2,7 @@
 # softdoca against raw UCX, side by side in one run, on one machine:
 #   latency (8 B): softdoca-perf --lat write/read/send   vs  ucx_perftest -t ucp_am_lat
 #   bandwidth:     softdoca-perf --bw write/read 64K, 1M vs  ucx_perftest -t ucp_am_bw
+#   message rate:  softdoca-perf --bw write 8 B (-q 128) vs  ucx_perftest -t ucp_am_bw -s 8
 #   idle:          CPU a connected, idle softdoca process uses over 10 s
 # over shared memory (UCX_TLS=sm,self, as softdoca's shm mode) and TCP loopback
 # (tcp,self). Server pinned to cpu0, client to cpu1, for both tools.
@@ -16,6 +17,8 @@ OUT=$ROOT/bench/RESULTS.md
 LAT_N=${LAT_N:-20000}
 BW_N_64K=${BW_N_64K:-5000}
 BW_N_1M=${BW_N_1M:-1000}
+RATE_N=${RATE_N:-200000}
+ROUNDS=${ROUNDS:-3}
 PORT=19500
 [ -x "$PERF" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
 command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing (apt-get install ucx-utils)" >&2; exit 1; }
@@ -82,25 +85,55 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 	echo "ping-pong round trip. Medians (t_typical; UCX's 50th percentile). $LAT_N iterations."
 	echo "Bandwidth: average over the run, 128 operations in flight for softdoca, UCX's"
 	echo "default window for ucp_am_bw; MiB/s. 64 KiB: $BW_N_64K, 1 MiB: $BW_N_1M iterations."
+	echo "Both tools reuse one buffer for every message in flight (perftest's way)."
+	echo "Every row is measured $ROUNDS times, UCX and softdoca alternating: the table"
+	echo "gives the medians, and the median of the per-round ratios (the machine is"
+	echo "shared and noisy; a ratio within one round compares like with like)."
 	echo
 } >"$OUT"
+
+# median of the arguments
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# pair TLS TRANSPORT UCX_TEST UCX_FIELD SD_FIELD SIZE ITERS SOFTDOCA_ARGS...
+# Runs UCX then softdoca ROUNDS times, alternating; sets U (UCX median),
+# S (softdoca median), R (median of the per-round ratios S/U) and ROW (the
+# softdoca row of the last round).
+pair() {
+	local tls=$1 transport=$2 test=$3 ufield=$4 sfield=$5 size=$6 iters=$7
+	shift 7
+	local us=() ss=() rs=() u s
+	for _ in $(seq "$ROUNDS"); do
+		u=$(ucx_row "$tls" "$test" "$size" "$iters" | cut -d, -f"$ufield")
+		ROW=$(softdoca_row "$transport" "$@" -s "$size" -n "$iters")
+		s=$(echo "$ROW" | awk -v f="$sfield" '{ print $f }')
+		us+=("$u")
+		ss+=("$s")
+		rs+=("$(ratio "$s" "$u")")
+	done
+	U=$(median "${us[@]}")
+	S=$(median "${ss[@]}")
+	R=$(median "${rs[@]}")
+}
 
 for transport in shm tcp; do
 	tls=sm,self
 	[ $transport = tcp ] && tls=tcp,self
 	n=$LAT_N
 	[ $transport = tcp ] && n=$((LAT_N / 4))
-	ucx_lat=$(ucx_row $tls ucp_am_lat 8 "$n" | cut -d, -f2)
 	{
 		echo "## $transport"
 		echo
-		echo "| 8 B latency | softdoca median us | ucp_am_lat median us | ratio | softdoca avg / p99 us |"
+		echo "| 8 B latency | softdoca median us | ucp_am_lat median us | ratio | softdoca avg / p99 us (last round) |"
 		echo "|---|---|---|---|---|"
 	} >>"$OUT"
-	for op in write read send; do
-		row=$(softdoca_row $transport -t $op --lat -s 8 -n "$n")
-		typical=$(echo "$row" | awk '{ print $5 }')
-		echo "| $op | $typical | $ucx_lat | $(ratio "$typical" "$ucx_lat") | $(echo "$row" | awk '{ print $6 " / " $8 }') |" >>"$OUT"
+	for op in write send read; do
+		pair $tls $transport ucp_am_lat 2 5 8 "$n" -t $op --lat
+		if [ $op = read ]; then
+			# A read is a whole round trip: against two ucp_am_lat half trips too.
+			R="$R ($(ratio "$S" "$(awk -v u="$U" 'BEGIN { print 2 * u }')") of a round trip)"
+		fi
+		echo "| $op | $S | $U | $R | $(echo "$ROW" | awk '{ print $6 " / " $8 }') |" >>"$OUT"
 	done
 	{
 		echo
@@ -110,13 +143,22 @@ for transport in shm tcp; do
 	for size in 65536 1048576; do
 		iters=$BW_N_64K
 		[ $size = 1048576 ] && iters=$BW_N_1M
-		ucx_bw=$(ucx_row $tls ucp_am_bw $size "$iters" | cut -d, -f6)
 		for op in write read; do
-			row=$(softdoca_row $transport -t $op --bw -s $size -n "$iters")
-			bw=$(echo "$row" | awk '{ print $4 }')
-			echo "| $op | $size | $bw | $ucx_bw | $(ratio "$bw" "$ucx_bw") |" >>"$OUT"
+			pair $tls $transport ucp_am_bw 6 4 $size "$iters" -t $op --bw
+			echo "| $op | $size | $S | $U | $R |" >>"$OUT"
 		done
 	done
+	{
+		echo
+		echo "| 8 B message rate | softdoca Mpps (128 in flight) | ucp_am_bw -s 8 Mpps | ratio |"
+		echo "|---|---|---|---|"
+	} >>"$OUT"
+	mr_n=$((RATE_N))
+	[ $transport = tcp ] && mr_n=$((RATE_N / 10))
+	pair $tls $transport ucp_am_bw 8 5 8 "$mr_n" -t write --bw
+	# ucx_perftest reports messages per second; softdoca-perf Mpps
+	U=$(awk -v u="$U" 'BEGIN { printf "%.3f", u / 1e6 }')
+	echo "| write | $S | $U | $(ratio "$S" "$U") |" >>"$OUT"
 	start_perf_server $transport
 	"$PERF" -p "$PORT" --transport $transport --idle 10 -n 10 127.0.0.1 \
 		>/tmp/sdoca-bench.idle 2>/dev/null || true
