@@ -203,8 +203,6 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 		memcpy(wqe->sge[0].base, &m->value, sizeof(m->value));
 		wqe->result_len = sizeof(m->value);
 		break;
-	default:
-		break;
 	}
 	complete_in_order(qp);
 	return false;

@@ -199,7 +199,7 @@ struct nic_worker {
 	uint64_t polls_seen;
 	bool fd_watched;           /* the service thread's epoll reports the worker's fd */
 	_Atomic bool app_sleeping; /* the application armed its PE and waits */
-	uint32_t acks_pending;     /* QPs with a deferred ACK (may overcount; see flush) */
+	bool acks_deferred;        /* some QP may hold a deferred ACK (cleared by the flush) */
 	/* The service thread sleeps until the transport wakes it (no 1 ms look):
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;

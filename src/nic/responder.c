@@ -201,13 +201,13 @@ static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct ni
 
 static void defer_ack(struct nic_qp *qp, uint32_t seq)
 {
-	if (!qp->ack_pending) {
-		qp->ack_pending = true;
-		qp->worker->acks_pending++;
-	}
+	qp->ack_pending = true;
 	qp->ack_seq = seq;
-	/* The application may not progress again: the service thread must look. */
-	if (atomic_exchange(&qp->worker->svc_asleep, false))
+	qp->worker->acks_deferred = true;
+	/* The application may not progress again: the service thread must look.
+	 * Loaded first (set under the lock held here): no locked op per write. */
+	if (atomic_load_explicit(&qp->worker->svc_asleep, memory_order_relaxed) &&
+	    atomic_exchange(&qp->worker->svc_asleep, false))
 		nic_service_kick();
 }
 

@@ -218,7 +218,7 @@ bool nic_worker_progress(struct nic_worker *worker)
 		return false;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
-	if (worker->acks_pending)
+	if (worker->acks_deferred)
 		nic_worker_flush_acks(worker);
 	for (int i = 0; i < APP_POLL_BURST; i++) {
 		unsigned int n = xport_worker_progress(worker->xport);
@@ -247,9 +247,7 @@ void nic_worker_flush_acks(struct nic_worker *worker)
 	for (uint32_t i = 0; i < worker->num_qp_slots; i++)
 		if (worker->qps[i])
 			nic_resp_flush_ack(worker->qps[i]);
-	/* Counted when deferred, not when taken: a QP freed or piggybacking
-	 * in between leaves the count high until this resets it. */
-	worker->acks_pending = 0;
+	worker->acks_deferred = false;
 }
 
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
