@@ -360,8 +360,14 @@ static void survivor_client(struct peer *p, const char *word, uint64_t bound_ms,
 	peer_connect(p, 0);
 	peer_exchange_mmap(p, 0);
 	ms = stream_until_failure(p, false, 3 * STREAM_WINDOW, word, &first_error);
-	EXPECT(first_error == expected, "writes failed with %s, expected %s",
-	       doca_error_get_name(first_error), doca_error_get_name(expected));
+	/* A target that served every write in flight before it died fails none
+	 * of them: the loss then shows only as the stopping context refusing the
+	 * next submission (stream_until_failure checked that). */
+	EXPECT(first_error == expected || first_error == DOCA_SUCCESS,
+	       "writes failed with %s, expected %s", doca_error_get_name(first_error),
+	       doca_error_get_name(expected));
+	if (first_error == DOCA_SUCCESS)
+		printf("every write in flight had completed when the loss was noticed\n");
 	printf("failure noticed, context IDLE %lu ms after the peer was told to %s\n",
 	       (unsigned long)ms, word);
 	EXPECT(ms < bound_ms, "took %lu ms, the bound is %lu ms", (unsigned long)ms,
