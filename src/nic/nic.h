@@ -171,6 +171,8 @@ struct nic_qp {
 	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;
 	bool placing;                 /* a payload is still landing; later requests wait */
+	uint32_t reads_leaving;       /* read responses the transport still sends */
+	uint64_t read_bytes_leaving;  /* and their bytes */
 	struct nic_landing *landings; /* responder transport operations in flight */
 	bool waiting_recv;            /* on srq->waiters */
 	struct nic_qp *next_waiter;

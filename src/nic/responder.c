@@ -12,7 +12,8 @@
  *   execute          place / copy out / atomic, then acknowledge
  *
  * Requests execute strictly in sequence: one that waits for a receive, or
- * whose payload is still landing, holds back the ones behind it. A failed
+ * whose payload is still landing, holds back the ones behind it (as does a
+ * read while MAX_READ_BYTES_LEAVING of responses are still leaving). A failed
  * check touches no target memory; it answers with a NAK and moves the
  * connection to error, as on RC hardware.
  *
@@ -37,6 +38,11 @@ SDOCA_LOG_MODULE(responder);
 #define MAX_HELD 65536
 #define RNR_TIMER_NS 10000000u   /* one RNR retry period: 10 ms */
 #define RNR_NOTICE_NS 100000000u /* "still waiting" to the requester every 100 ms */
+/* Bytes of read responses leaving at once per connection (at least one
+ * response); later reads wait. UCX's TCP rendezvous slows down with many
+ * transfers at once - 128 reads in flight, side by side: 1 MiB 2.0 -> 3.2 GB/s,
+ * 64 KiB 1.0 -> 1.8 GB/s with this limit; shm is the same either way. */
+#define MAX_READ_BYTES_LEAVING (256u * 1024)
 
 enum step_result {
 	STEP_NEXT,
@@ -348,7 +354,10 @@ static void read_sent(void *arg, doca_error_t status)
 	(void)status; /* a lost response shows at the requester */
 	untrack(qp, l);
 	sdoca_keys_release(&l->key);
+	qp->reads_leaving--;
+	qp->read_bytes_leaving -= l->m.len;
 	free(l);
+	nic_resp_drain(qp);
 	nic_qp_release(qp);
 }
 
@@ -379,6 +388,8 @@ static enum step_result respond_read(struct resp *r)
 	nic_dma_end();
 	if (status == DOCA_ERROR_IN_PROGRESS) {
 		track(qp, l);
+		qp->reads_leaving++;
+		qp->read_bytes_leaving += r->m->len;
 		return STEP_DONE;
 	}
 	if (l->key_held)
@@ -544,6 +555,13 @@ static void wait_for_recv(struct nic_qp *qp, uint32_t seq)
 	}
 }
 
+/* The request must wait for earlier ones still moving data. */
+static bool must_wait(const struct nic_qp *qp, const struct nic_msg *m)
+{
+	return qp->placing || (m->opcode == NIC_OP_READ && qp->reads_leaving > 0 &&
+	                       qp->read_bytes_leaving + m->len > MAX_READ_BYTES_LEAVING);
+}
+
 bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
 	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED) {
@@ -557,7 +575,7 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 	}
 	qp->expected_seq++;
 	/* In order: behind held requests, a landing payload, or before connect. */
-	if (qp->state == NIC_QP_INIT || qp->held_head || qp->placing)
+	if (qp->state == NIC_QP_INIT || qp->held_head || must_wait(qp, m))
 		return hold(qp, m, rx, false);
 	if (run(qp, m, rx) != STEP_WAIT_RECV)
 		return false;
@@ -567,7 +585,7 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 
 void nic_resp_drain(struct nic_qp *qp)
 {
-	while (qp->held_head && !qp->placing && qp->state == NIC_QP_RTS) {
+	while (qp->held_head && !must_wait(qp, &qp->held_head->msg) && qp->state == NIC_QP_RTS) {
 		struct nic_held *h = qp->held_head;
 
 		qp->held_head = h->next;
@@ -645,8 +663,12 @@ void nic_resp_abandon(struct nic_qp *qp)
 			sdoca_keys_release(&l->key);
 		if (l->recv)
 			finish_recv(qp, l->recv, &l->m, DOCA_ERROR_CONNECTION_RESET);
-		if (!l->sending)
+		if (l->sending) {
+			qp->reads_leaving--;
+			qp->read_bytes_leaving -= l->m.len;
+		} else {
 			qp->placing = false;
+		}
 		free(l);
 		qp->outstanding--;
 	}
