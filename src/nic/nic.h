@@ -163,6 +163,10 @@ struct nic_qp {
 	struct nic_wqe *inflight_tail;
 	uint32_t num_inflight;
 	uint64_t last_heard_ns;
+	/* Heard from the peer (or a request started waiting) since the last timer
+	 * look, which then sets last_heard_ns: no clock read per message. The
+	 * timeout may so start up to one look (~1 ms) late, never early. */
+	bool heard;
 	/* responder */
 	uint32_t expected_seq;
 	struct nic_held *held_head;

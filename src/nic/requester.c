@@ -106,7 +106,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	if (carries_payload(wqe->op))
 		qp->counters.bytes_sent += wqe->length;
 	if (qp->num_inflight == 0)
-		qp->last_heard_ns = nic_now_ns(); /* the timeout counts from here */
+		qp->heard = true; /* the timeout counts from here */
 	if (qp->inflight_tail)
 		qp->inflight_tail->next = wqe;
 	else

@@ -92,7 +92,7 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		xport_rx_release(w->xport, rx);
 		return false;
 	}
-	qp->last_heard_ns = nic_now_ns();
+	qp->heard = true;
 	if (m.has_ack) /* a piggybacked ACK answers this side's requests first */
 		nic_comp_ack(qp, m.ack_seq);
 	if (nic_op_is_request(m.opcode))
@@ -259,6 +259,10 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 
 		if (!qp || qp->detached)
 			continue;
+		if (qp->heard) {
+			qp->last_heard_ns = now_ns;
+			qp->heard = false;
+		}
 		nic_comp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
 			nic_resp_timers(qp, now_ns, &next);
