@@ -33,7 +33,6 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_create: eventfd failed: %s",
 		           strerror(err));
 	}
-	pthread_mutex_init(&p->cq_lock, NULL);
 	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE;
 	*pe = p;
 	return DOCA_SUCCESS;
@@ -46,7 +45,6 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE,
 		           "doca_pe_destroy: contexts are still connected; destroy them first");
 	close(pe->event_fd);
-	pthread_mutex_destroy(&pe->cq_lock);
 	free(pe);
 	return DOCA_SUCCESS;
 }
@@ -87,33 +85,33 @@ void sdoca_pe_wake(struct doca_pe *pe)
 
 void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task)
 {
-	task->next = NULL;
-	pthread_mutex_lock(&pe->cq_lock);
-	if (pe->cq_tail)
-		pe->cq_tail->next = task;
-	else
-		pe->cq_head = task;
-	pe->cq_tail = task;
-	/* Writers hold cq_lock: a store, not a read-modify-write, read without
-	 * the lock by progress and ordered before the load of armed below. */
-	atomic_store(&pe->cq_pending,
-	             atomic_load_explicit(&pe->cq_pending, memory_order_relaxed) + 1);
-	pthread_mutex_unlock(&pe->cq_lock);
+	struct doca_task *head = atomic_load_explicit(&pe->completed, memory_order_relaxed);
+
+	/* Sequentially consistent: ordered before the load of armed below. */
+	do
+		task->next = head;
+	while (!atomic_compare_exchange_weak(&pe->completed, &head, task));
 	sdoca_pe_wake(pe);
 }
 
+/* Every completed task, oldest first (the order they completed in, which
+ * keeps each connection's order). One locked instruction when there are
+ * some, none when there are none. */
 static struct doca_task *take_completions(struct doca_pe *pe)
 {
-	struct doca_task *list;
+	struct doca_task *list, *oldest_first = NULL;
 
-	if (atomic_load_explicit(&pe->cq_pending, memory_order_acquire) == 0)
+	if (!atomic_load_explicit(&pe->completed, memory_order_relaxed))
 		return NULL;
-	pthread_mutex_lock(&pe->cq_lock);
-	list = pe->cq_head;
-	pe->cq_head = pe->cq_tail = NULL;
-	atomic_store(&pe->cq_pending, 0);
-	pthread_mutex_unlock(&pe->cq_lock);
-	return list;
+	list = atomic_exchange_explicit(&pe->completed, NULL, memory_order_acquire);
+	while (list) {
+		struct doca_task *next = list->next;
+
+		list->next = oldest_first;
+		oldest_first = list;
+		list = next;
+	}
+	return oldest_first;
 }
 
 static void run_callback(struct doca_pe *pe, struct doca_task *task)
@@ -206,7 +204,7 @@ DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe,
 /* Whether doca_pe_progress() has something to do right now. */
 static bool has_work(struct doca_pe *pe)
 {
-	if (atomic_load(&pe->cq_pending) > 0 || atomic_load(&pe->attention))
+	if (atomic_load(&pe->completed) || atomic_load(&pe->attention))
 		return true;
 	for (struct doca_ctx *ctx = pe->ctxs; ctx; ctx = ctx->pe_next)
 		if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 &&

@@ -26,10 +26,9 @@ struct doca_ctx;
 
 struct doca_pe {
 	struct doca_ctx *ctxs; /* connected contexts, through ctx->pe_next */
-	pthread_mutex_t cq_lock;
-	struct doca_task *cq_head;
-	struct doca_task *cq_tail;
-	_Atomic size_t cq_pending;
+	/* Completed tasks, newest first: any thread pushes one with a single
+	 * compare-exchange; progress takes them all with one exchange. */
+	struct doca_task *_Atomic completed;
 	_Atomic bool armed;
 	_Atomic bool attention; /* a context has a state change or failure to handle */
 	int event_fd;

@@ -23,6 +23,9 @@ SDOCA_LOG_MODULE(worker);
 
 /* The application's progress call does at most this many transport polls. */
 #define APP_POLL_BURST 8
+/* Empty polls per application progress call (see nic_worker_progress): shm
+ * 8 B write latency 0.31 -> 0.30 us side by side with 4 instead of 1. */
+#define APP_EMPTY_POLLS 4
 #define APP_TIMER_POLLS 1024 /* application polls between two timer runs (~1 ms or less) */
 
 static struct {
@@ -220,10 +223,12 @@ bool nic_worker_progress(struct nic_worker *worker)
 	 * answer (and carry them) in between. */
 	if (worker->acks_deferred)
 		nic_worker_flush_acks(worker);
-	for (int i = 0; i < APP_POLL_BURST; i++) {
+	/* Polls a few times while nothing arrives: the lock is then paid once per
+	 * few polls of an idle transport, not per poll. */
+	for (int i = 0, empty = 0; i < APP_POLL_BURST; i++) {
 		unsigned int n = xport_worker_progress(worker->xport);
 
-		if (n == 0)
+		if (n == 0 && (events > 0 || ++empty == APP_EMPTY_POLLS))
 			break;
 		events += n;
 	}
