@@ -149,5 +149,6 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
+	perf_clock_init();
 	return o.host ? client(&o) : server(&o);
 }

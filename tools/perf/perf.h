@@ -155,6 +155,8 @@ void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t
 void perf_ep_free_slots(struct perf_ep *ep);
 void perf_ep_submit(struct perf_slot *s, uint64_t seq);
 void perf_ep_close(struct perf_ep *ep);
+/* clock.c: monotonic nanoseconds, cheap (perf_clock_init() once first). */
+void perf_clock_init(void);
 uint64_t perf_now_ns(void);
 void perf_fail(const char *what, doca_error_t status);
 #define PERF_CHECK(call)                      \
