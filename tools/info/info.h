@@ -1,0 +1,53 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * softdoca-info: what each device offers, asked through the public DOCA
+ * calls a program would use (doca_devinfo_*, doca_rdma_cap_*), printed like
+ * ibv_devinfo or as JSON.
+ */
+#ifndef SDOCA_TOOLS_INFO_H_
+#define SDOCA_TOOLS_INFO_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_dev.h>
+#include <doca_rdma.h>
+
+#define INFO_MAX_GIDS 16
+
+/* A task type and whether the device supports it. */
+struct info_task {
+	const char *name;
+	bool supported;
+};
+
+#define INFO_NUM_TASKS 11
+
+struct info_device {
+	char ibdev[DOCA_DEVINFO_IBDEV_NAME_SIZE];
+	char iface[DOCA_DEVINFO_IFACE_NAME_SIZE];
+	char ipv4[16]; /* empty when the interface has none */
+	char ipv6[48]; /* likewise */
+	char mac[18];  /* likewise */
+	uint32_t num_gids;
+	char gids[INFO_MAX_GIDS][48]; /* the GIDs, as IPv6 text */
+	uint32_t max_message_size;
+	uint32_t max_send_queue;
+	uint32_t max_recv_queue;
+	uint32_t max_send_buf_list;
+	uint32_t max_recv_buf_list;
+	bool rc;
+	bool dc;
+	struct info_task tasks[INFO_NUM_TASKS];
+};
+
+/* Fills d from the device's answers; false (with a message) on failure. */
+bool info_describe(struct doca_devinfo *devinfo, struct info_device *d);
+
+void info_print_text(const struct info_device *devs, int n);
+/* 0, or 1 when the JSON could not be built. */
+int info_print_json(const struct info_device *devs, int n);
+
+#endif /* SDOCA_TOOLS_INFO_H_ */
