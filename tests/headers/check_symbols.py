@@ -6,43 +6,10 @@
 # exports from `nm -D --defined-only`.
 #
 #   check_symbols.py CLANG INCLUDE_DIR LIB.so...
-import json
-import os
 import subprocess
 import sys
-import tempfile
 
-API_VERSIONS = (300, 205, 202)
-
-
-def declared(clang, include_dir, api):
-    """{symbol: name} of the out-of-line functions the headers declare."""
-    headers = sorted(h for h in os.listdir(include_dir) if h.endswith(".h"))
-    with tempfile.NamedTemporaryFile("w", suffix=".c", delete=False) as tu:
-        tu.write("".join(f"#include <{h}>\n" for h in headers))
-    try:
-        ast = subprocess.run(
-            [clang, "-fsyntax-only", "-I", include_dir, "-DDOCA_ALLOW_EXPERIMENTAL_API",
-             f"-DSOFTDOCA_API_VERSION={api}", "-Xclang", "-ast-dump=json", tu.name],
-            check=True, capture_output=True, text=True).stdout
-    finally:
-        os.unlink(tu.name)
-    found = {}
-
-    def walk(node):
-        if node.get("kind") == "FunctionDecl":
-            name = node.get("name", "")
-            inner = node.get("inner", [])
-            inline_body = any(i.get("kind") == "CompoundStmt" for i in inner)
-            if (name.startswith(("doca_", "softdoca_")) and not inline_body
-                    and node.get("storageClass") != "static"):
-                symbol = node.get("mangledName", name).lstrip("\x01")
-                found[symbol] = name
-        for child in node.get("inner", []):
-            walk(child)
-
-    walk(json.loads(ast))
-    return found
+from api_decls import API_VERSIONS, declared
 
 
 def exported(libs):
@@ -63,8 +30,8 @@ def main():
         absent = sorted(s for s in decls if s not in have)
         print(f"API {api}: {len(decls)} functions declared, {len(decls) - len(absent)} exported")
         for symbol in absent:
-            print(f"  missing: {symbol}" + ("" if symbol == decls[symbol]
-                                              else f" (declared as {decls[symbol]})"))
+            name = decls[symbol].name
+            print(f"  missing: {symbol}" + ("" if symbol == name else f" (declared as {name})"))
         missing += len(absent)
     if missing:
         sys.exit(f"{missing} declared functions are not exported by {', '.join(libs)}")
