@@ -4,6 +4,10 @@
 #   bandwidth:     softdoca-perf --bw write/read 64K, 1M vs  ucx_perftest -t ucp_am_bw
 #   message rate:  softdoca-perf --bw write 8 B (-q 128) vs  ucx_perftest -t ucp_am_bw -s 8
 #   idle:          CPU a connected, idle softdoca process uses over 10 s
+#   copy limit:    memcpy and process_vm_writev of the same sizes (bench/copy_limit.c):
+#                  what one copy between two processes of this host can reach
+#   plot:          write bandwidth vs message size, softdoca and ucp_am_bw, shm and
+#                  TCP -> bench/bw_vs_size.png (gnuplot, installed when missing)
 # over shared memory (UCX_TLS=sm,self, as softdoca's shm mode) and TCP loopback
 # (tcp,self). Server pinned to cpu0, client to cpu1, for both tools.
 #
@@ -13,7 +17,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 PERF=$BUILD/tools/softdoca-perf
+COPY=$BUILD/bench/copy_limit
 OUT=$ROOT/bench/RESULTS.md
+PLOT_DATA=$ROOT/bench/bw_vs_size.dat
+PLOT=$ROOT/bench/bw_vs_size.png
 LAT_N=${LAT_N:-20000}
 BW_N_64K=${BW_N_64K:-5000}
 BW_N_1M=${BW_N_1M:-3000}
@@ -146,8 +153,27 @@ for transport in shm tcp; do
 		for op in write read; do
 			pair $tls $transport ucp_am_bw 6 4 $size "$iters" -t $op --bw
 			echo "| $op | $size | $S | $U | $R |" >>"$OUT"
+			eval "BW_${transport}_${op}_${size}=$S"
 		done
 	done
+	if [ $transport = shm ]; then
+		{
+			echo
+			echo "Single-copy limit of this host (\`bench/copy_limit\` on cpu1: memcpy in one process,"
+			echo "process_vm_writev from a child into its parent), and softdoca's shm bandwidth as a"
+			echo "fraction of process_vm_writev:"
+			echo
+			echo "| size | memcpy MiB/s | process_vm_writev MiB/s | softdoca write / pvm | softdoca read / pvm |"
+			echo "|---|---|---|---|---|"
+		} >>"$OUT"
+		for size in 65536 1048576; do
+			limits=$(taskset -c 1 "$COPY" $size $((4 * BW_N_64K)))
+			mc=$(echo "$limits" | awk '/^memcpy/ { print $2 }')
+			pvm=$(echo "$limits" | awk '/^process_vm_writev/ { print $2 }')
+			w=BW_shm_write_$size r=BW_shm_read_$size
+			echo "| $size | $mc | $pvm | $(ratio "${!w}" "$pvm") | $(ratio "${!r}" "$pvm") |" >>"$OUT"
+		done
+	fi
 	{
 		echo
 		echo "| 8 B message rate | softdoca Mpps (128 in flight) | ucp_am_bw -s 8 Mpps | ratio |"
@@ -169,5 +195,52 @@ for transport in shm tcp; do
 		echo
 	} >>"$OUT"
 done
+
+# Write bandwidth against message size, one run per point, for the plot.
+echo "# size shm_softdoca shm_ucp_am_bw tcp_softdoca tcp_ucp_am_bw (MiB/s)" >"$PLOT_DATA"
+for size in 4096 16384 65536 262144 1048576 4194304; do
+	line="$size"
+	for transport in shm tcp; do
+		tls=sm,self bytes=$((1 << 30))
+		[ $transport = tcp ] && tls=tcp,self bytes=$((1 << 28))
+		iters=$((bytes / size))
+		s=$(softdoca_row $transport -t write --bw -s $size -n $iters | awk '{ print $4 }')
+		u=$(ucx_row $tls ucp_am_bw $size $iters | cut -d, -f6)
+		line="$line $s $u"
+	done
+	echo "$line" >>"$PLOT_DATA"
+done
+if ! command -v gnuplot >/dev/null && [ "$(id -u)" -eq 0 ]; then
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnuplot-nox \
+		>/dev/null 2>&1 || true
+fi
+{
+	echo
+	echo "## Write bandwidth against message size"
+	echo
+}  >>"$OUT"
+if command -v gnuplot >/dev/null; then
+	gnuplot <<PLOTEOF
+set terminal pngcairo size 900,560
+set output "$PLOT"
+set title "RDMA write bandwidth vs message size: softdoca vs raw UCX active messages"
+set xlabel "message size (bytes)"
+set ylabel "MiB/s"
+set logscale x 2
+set key top left
+set grid
+plot "$PLOT_DATA" using 1:2 with linespoints title "softdoca shm", \
+     "$PLOT_DATA" using 1:3 with linespoints title "ucp_am_bw shm", \
+     "$PLOT_DATA" using 1:4 with linespoints title "softdoca tcp", \
+     "$PLOT_DATA" using 1:5 with linespoints title "ucp_am_bw tcp"
+PLOTEOF
+	echo "![write bandwidth vs message size](bw_vs_size.png)" >>"$OUT"
+else
+	echo "(gnuplot missing: bw_vs_size.png not drawn)" >>"$OUT"
+fi
+{
+	echo
+	echo "Data: \`bench/bw_vs_size.dat\`, one run per point, 128 writes in flight for softdoca."
+} >>"$OUT"
 rm -f /tmp/sdoca-bench.out /tmp/sdoca-bench.ucx /tmp/sdoca-bench.idle /tmp/sdoca-bench.srv
 cat "$OUT"
