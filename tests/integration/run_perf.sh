@@ -64,6 +64,10 @@ for test in write write_imm read send send_imm atomic_fa atomic_cs; do
 	run_case "$test" --lat -n 300
 done
 run_case write --bw -n 50 -s 1M -q 4
+# Several connections: operations spread over them in turn.
+run_case write --bw -n 300 --conns 4
+run_case read --bw -n 300 --conns 3
+run_case send --bw -n 300 --conns 2
 run_case send --bw -n 20 -a -q 4
 
 # Bad input: a clear message and a non-zero exit, never a hang.
@@ -83,6 +87,8 @@ expect_exit 2 "unknown option" "$perf" --bogus
 expect_exit 2 "size over 2 GiB" "$perf" -s 3G 127.0.0.1
 expect_exit 2 "atomics not 8 bytes" "$perf" -t atomic_fa -s 16 127.0.0.1
 expect_exit 2 "unknown test" "$perf" -t scatter 127.0.0.1
+expect_exit 2 "zero connections" "$perf" --conns 0 127.0.0.1
+expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
 expect_exit 1 "no server" "$perf" -p 1 127.0.0.1
 expect_exit 0 "help" "$perf" --help
 # A port in use.

@@ -100,8 +100,25 @@ static void op_done(struct doca_task *task, union doca_data ud)
 		perf_samples_add(&ep->done_at, perf_now_ns());
 }
 
-/* A receive: message number `received`, carrying that number as its pattern
- * seed and immediate. Re-posted at once while the test runs. */
+/* The iteration a connection's k-th message carries: iteration i leaves
+ * from slot i % num_ops, and slot s on connection s % num_conns (RC keeps
+ * each connection's order; across connections there is none). */
+static uint64_t iteration_of(struct perf_ep *ep, const struct doca_rdma_connection *conn)
+{
+	/* the client's operation slots (a receiving server has none of its own) */
+	uint32_t n = ep->num_conns, c = 0,
+	         ops = ep->params.mode == PERF_BW ? perf_num_slots(ep->size, ep->params.depth) : 1;
+	uint64_t k, per_round;
+
+	while (c + 1 < n && ep->conns[c] != conn)
+		c++;
+	k = ep->received_on[c]++;
+	per_round = ops / n + (c < ops % n ? 1 : 0);
+	return (k / per_round) * ops + c + (k % per_round) * n;
+}
+
+/* A receive: the message of iteration `seq`, carrying that number as its
+ * pattern seed and immediate. Re-posted at once while the test runs. */
 static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, union doca_data cud)
 {
 	struct perf_slot *s = ud.ptr;
@@ -117,15 +134,16 @@ static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, u
 		return;
 	}
 	if (ep->check) {
+		uint64_t seq = iteration_of(ep, doca_rdma_task_receive_get_result_rdma_connection(t));
 		bool ok = true;
 
 		if (op == PERF_SEND_IMM || op == PERF_WRITE_IMM)
 			ok = ntohl(doca_rdma_task_receive_get_result_immediate_data(t)) ==
-			     (uint32_t)ep->received;
+			     (uint32_t)seq;
 		if (op == PERF_SEND || op == PERF_SEND_IMM)
 			ok = ok && doca_rdma_task_receive_get_result_len(t) == ep->size &&
 			     perf_pattern_ok(ep->mem + (ep->num_ops + s->index) * ep->stride,
-			                     ep->size, ep->received);
+			                     ep->size, seq);
 		if (ok)
 			ep->verified++;
 		else
@@ -224,6 +242,8 @@ void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct pe
 	PERF_CHECK(doca_rdma_create(ep->dev, &ep->rdma));
 	PERF_CHECK(doca_rdma_set_permissions(ep->rdma, ACCESS_ALL));
 	configure_tasks(ep);
+	ep->num_conns = p->conns ? p->conns : 1;
+	PERF_CHECK(doca_rdma_set_max_num_connections(ep->rdma, (uint16_t)ep->num_conns));
 	PERF_CHECK(doca_pe_connect_ctx(ep->pe, doca_rdma_as_ctx(ep->rdma)));
 	PERF_CHECK(doca_ctx_start(doca_rdma_as_ctx(ep->rdma)));
 }
@@ -236,11 +256,13 @@ void perf_ep_connect(struct perf_ep *ep, int oob)
 	void *peer, *addr;
 	size_t range;
 
-	PERF_CHECK(doca_rdma_export(ep->rdma, &blob, &len, &ep->conn));
-	perf_oob_send(oob, blob, len);
-	peer = perf_oob_recv(oob, &len);
-	PERF_CHECK(doca_rdma_connect(ep->rdma, peer, len, ep->conn));
-	free(peer);
+	for (uint32_t i = 0; i < ep->num_conns; i++) {
+		PERF_CHECK(doca_rdma_export(ep->rdma, &blob, &len, &ep->conns[i]));
+		perf_oob_send(oob, blob, len);
+		peer = perf_oob_recv(oob, &len);
+		PERF_CHECK(doca_rdma_connect(ep->rdma, peer, len, ep->conns[i]));
+		free(peer);
+	}
 	do {
 		doca_pe_progress(ep->pe);
 		PERF_CHECK(doca_ctx_get_state(doca_rdma_as_ctx(ep->rdma), &state));
@@ -286,6 +308,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	size_t off = slot_offset(ep, s->index, false), n = ep->size;
 	union doca_data ud = { .ptr = s };
 	struct doca_rdma *r = ep->rdma;
+	struct doca_rdma_connection *conn = ep->conns[s->index % ep->num_conns];
 	uint8_t *local = ep->mem + off, *remote = ep->remote_mem + off;
 
 	if (ep->params.mode == PERF_LAT && (op == PERF_WRITE || op == PERF_WRITE_IMM))
@@ -314,7 +337,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_WRITE: {
 		struct doca_rdma_task_write *t;
 
-		PERF_CHECK(doca_rdma_task_write_allocate_init(r, ep->conn, s->local, s->remote, ud,
+		PERF_CHECK(doca_rdma_task_write_allocate_init(r, conn, s->local, s->remote, ud,
 		                                              &t));
 		s->task = doca_rdma_task_write_as_task(t);
 		break;
@@ -322,7 +345,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_WRITE_IMM: {
 		struct doca_rdma_task_write_imm *t;
 
-		PERF_CHECK(doca_rdma_task_write_imm_allocate_init(r, ep->conn, s->local, s->remote,
+		PERF_CHECK(doca_rdma_task_write_imm_allocate_init(r, conn, s->local, s->remote,
 		                                                  0, ud, &t));
 		s->task = doca_rdma_task_write_imm_as_task(t);
 		s->typed = t;
@@ -331,7 +354,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_READ: {
 		struct doca_rdma_task_read *t;
 
-		PERF_CHECK(doca_rdma_task_read_allocate_init(r, ep->conn, s->remote, s->local, ud,
+		PERF_CHECK(doca_rdma_task_read_allocate_init(r, conn, s->remote, s->local, ud,
 		                                             &t));
 		s->task = doca_rdma_task_read_as_task(t);
 		break;
@@ -339,14 +362,14 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_SEND: {
 		struct doca_rdma_task_send *t;
 
-		PERF_CHECK(doca_rdma_task_send_allocate_init(r, ep->conn, s->local, ud, &t));
+		PERF_CHECK(doca_rdma_task_send_allocate_init(r, conn, s->local, ud, &t));
 		s->task = doca_rdma_task_send_as_task(t);
 		break;
 	}
 	case PERF_SEND_IMM: {
 		struct doca_rdma_task_send_imm *t;
 
-		PERF_CHECK(doca_rdma_task_send_imm_allocate_init(r, ep->conn, s->local, 0, ud, &t));
+		PERF_CHECK(doca_rdma_task_send_imm_allocate_init(r, conn, s->local, 0, ud, &t));
 		s->task = doca_rdma_task_send_imm_as_task(t);
 		s->typed = t;
 		break;
@@ -354,7 +377,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_ATOMIC_FA: {
 		struct doca_rdma_task_atomic_fetch_add *t;
 
-		PERF_CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(r, ep->conn, s->remote,
+		PERF_CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(r, conn, s->remote,
 		                                                         s->local, 1, ud, &t));
 		s->task = doca_rdma_task_atomic_fetch_add_as_task(t);
 		break;
@@ -362,7 +385,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	default: {
 		struct doca_rdma_task_atomic_cmp_swp *t;
 
-		PERF_CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(r, ep->conn, s->remote,
+		PERF_CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(r, conn, s->remote,
 		                                                       s->local, 0, 0, ud, &t));
 		s->task = doca_rdma_task_atomic_cmp_swp_as_task(t);
 		s->typed = t;
@@ -408,6 +431,7 @@ void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t
 	ep->size = size;
 	ep->stride = perf_stride(size);
 	ep->completed = ep->received = ep->failed = ep->verified = ep->bad = 0;
+	memset(ep->received_on, 0, sizeof(ep->received_on));
 	ep->first_error = DOCA_SUCCESS;
 	ep->done_at.n = 0;
 	ep->num_ops = num_ops;

@@ -21,8 +21,8 @@
 /* The test parameters, from the client: six big-endian 64-bit words. */
 static void send_params(int oob, const struct perf_params *p)
 {
-	uint64_t w[5] = { htobe64(p->op), htobe64(p->mode), htobe64(p->depth), htobe64(p->check),
-		          htobe64(p->max_size) };
+	uint64_t w[6] = { htobe64(p->op),    htobe64(p->mode),     htobe64(p->depth),
+		          htobe64(p->check), htobe64(p->max_size), htobe64(p->conns) };
 
 	perf_oob_send(oob, w, sizeof(w));
 }
@@ -33,14 +33,15 @@ static struct perf_params recv_params(int oob)
 	uint64_t *w = perf_oob_recv(oob, &len);
 	struct perf_params p;
 
-	if (len != 5 * sizeof(uint64_t) || be64toh(w[0]) >= PERF_NUM_OPS ||
+	if (len != 6 * sizeof(uint64_t) || be64toh(w[0]) >= PERF_NUM_OPS ||
 	    be64toh(w[1]) > PERF_LAT || be64toh(w[2]) == 0 || be64toh(w[2]) > PERF_MAX_DEPTH ||
-	    be64toh(w[4]) > PERF_MAX_SIZE) {
+	    be64toh(w[4]) > PERF_MAX_SIZE || be64toh(w[5]) == 0 || be64toh(w[5]) > PERF_MAX_CONNS) {
 		fprintf(stderr, "softdoca-perf: the client sent invalid test parameters\n");
 		exit(1);
 	}
 	p = (struct perf_params){ (uint32_t)be64toh(w[0]), (uint32_t)be64toh(w[1]),
-		                  (uint32_t)be64toh(w[2]), (uint32_t)be64toh(w[3]), be64toh(w[4]) };
+		                  (uint32_t)be64toh(w[2]), (uint32_t)be64toh(w[3]),
+		                  be64toh(w[4]),           (uint32_t)be64toh(w[5]) };
 	free(w);
 	return p;
 }
@@ -97,7 +98,7 @@ static int client(const struct perf_opts *o)
 	uint64_t sizes[32];
 	size_t n = 0;
 	struct perf_params p = {
-		.op = o->op, .mode = o->mode, .depth = o->depth, .check = o->check
+		.op = o->op, .mode = o->mode, .depth = o->depth, .check = o->check, .conns = o->conns
 	};
 	struct perf_ep ep;
 	uint64_t bad = 0;

@@ -46,6 +46,8 @@ static void usage(FILE *f, const char *prog)
 	        "  -n, --iters=N          iterations per size (default 5000 --bw, 1000 --lat)\n"
 	        "  -D, --duration=SECONDS run each size for this long instead of -n\n"
 	        "  -q, --tx-depth=N       operations in flight (default 128 --bw; --lat uses 1)\n"
+	        "      --conns=N          connections between the two sides (default 1, --bw\n"
+	        "                         only); operations go to them in turn\n"
 	        "  -d, --ib-dev=DEVICE    device: ibdev name (sdoca_lo) or interface (lo)\n"
 	        "      --transport=T      shm or tcp (default: chosen by softdoca)\n"
 	        "  -p, --port=PORT        TCP port of the server (default %d)\n"
@@ -112,6 +114,10 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "write latency needs at least 1 byte (%s)", "-s");
 	if (!o->iters_set)
 		o->iters = o->mode == PERF_LAT ? 1000 : 5000;
+	if (o->mode == PERF_LAT && o->conns > 1)
+		return bad(prog, "%s: latency runs on one connection", "--conns");
+	if (o->mode == PERF_BW && o->conns > o->depth)
+		return bad(prog, "%s: more connections than operations in flight (-q)", "--conns");
 	if (o->mode == PERF_LAT)
 		o->depth = 1;
 	return 0;
@@ -119,7 +125,16 @@ static int check_combination(const char *prog, struct perf_opts *o)
 
 int perf_parse(int argc, char **argv, struct perf_opts *o)
 {
-	enum { OPT_BW = 256, OPT_LAT, OPT_TRANSPORT, OPT_JSON, OPT_GBITS, OPT_CHECK, OPT_IDLE };
+	enum {
+		OPT_BW = 256,
+		OPT_LAT,
+		OPT_TRANSPORT,
+		OPT_JSON,
+		OPT_GBITS,
+		OPT_CHECK,
+		OPT_IDLE,
+		OPT_CONNS
+	};
 	static const struct option longs[] = {
 		{ "test", required_argument, NULL, 't' },
 		{ "bw", no_argument, NULL, OPT_BW },
@@ -136,6 +151,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "report-gbits", no_argument, NULL, OPT_GBITS },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "idle", required_argument, NULL, OPT_IDLE },
+		{ "conns", required_argument, NULL, OPT_CONNS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -146,6 +162,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 	*o = (struct perf_opts){ .op = PERF_WRITE,
 		                 .mode = PERF_BW,
 		                 .depth = 128,
+		                 .conns = 1,
 		                 .device = "lo",
 		                 .port = PERF_DEFAULT_PORT };
 	opterr = 0;
@@ -189,6 +206,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			if (!parse_u64(optarg, &v, false) || v == 0 || v > PERF_MAX_DEPTH)
 				return bad(prog, "-q: '%s' is not 1..4096", optarg);
 			o->depth = (uint32_t)v;
+			break;
+		case OPT_CONNS:
+			if (!parse_u64(optarg, &v, false) || v == 0 || v > PERF_MAX_CONNS)
+				return bad(prog, "--conns: '%s' is not 1..64", optarg);
+			o->conns = (uint32_t)v;
 			break;
 		case 'd':
 			o->device = optarg;

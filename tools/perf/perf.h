@@ -40,6 +40,7 @@ enum perf_mode { PERF_BW, PERF_LAT };
 #define PERF_SWEEP_MAX (8ull << 20)   /* -a: 2 B ... 8 MiB */
 #define PERF_REGION_CAP (64ull << 20) /* slots of one size share at most this */
 #define PERF_MAX_DEPTH 4096
+#define PERF_MAX_CONNS 64
 
 struct perf_opts {
 	enum perf_op op;
@@ -51,6 +52,7 @@ struct perf_opts {
 	bool iters_set;
 	double duration; /* -D seconds; 0: run -n iterations */
 	uint32_t depth;  /* -q outstanding operations */
+	uint32_t conns;  /* --conns connections (operations spread round-robin) */
 	const char *device;
 	const char *transport;
 	const char *host; /* NULL: this is the server */
@@ -68,6 +70,7 @@ struct perf_params {
 	uint32_t depth;
 	uint32_t check;
 	uint64_t max_size;
+	uint32_t conns;
 };
 
 /* options.c */
@@ -113,7 +116,8 @@ struct perf_ep {
 	struct doca_dev *dev;
 	struct doca_pe *pe;
 	struct doca_rdma *rdma;
-	struct doca_rdma_connection *conn;
+	struct doca_rdma_connection *conns[PERF_MAX_CONNS]; /* slot i uses i % num_conns */
+	uint32_t num_conns;
 	struct doca_mmap *mmap;
 	struct doca_mmap *remote_mmap;
 	struct doca_buf_inventory *inv;
@@ -130,6 +134,7 @@ struct perf_ep {
 	/* counted by the completion callbacks */
 	uint64_t completed;
 	uint64_t received;
+	uint64_t received_on[PERF_MAX_CONNS]; /* receives per connection (--check) */
 	uint64_t failed;
 	doca_error_t first_error;
 	bool repost;         /* receives are re-posted as they complete */

@@ -36,7 +36,8 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 	       o->mode == PERF_BW ? "BW" : "Latency");
 	printf(" Device         : %-16s Transport      : %s\n", ibdev,
 	       transport ? transport : "auto (softdoca)");
-	printf(" Number of qps  : 1                Transport type : RC (soft NIC over UCX)\n");
+	printf(" Number of qps  : %-16u Transport type : RC (soft NIC over UCX)\n",
+	       o->mode == PERF_BW ? o->conns : 1);
 	printf(" Connection type: RC               Using SRQ      : OFF\n");
 	printf(" TX depth       : %-16u Data ex. method: TCP socket\n",
 	       o->mode == PERF_BW ? o->depth : 1);
