@@ -64,7 +64,8 @@ static double pvm_rate(char *dst, size_t size, long iters)
 			memset(src, 0x5a, size);
 			t0 = now_s();
 			for (long i = 0; i < iters; i++)
-				if (process_vm_writev(parent, &local, 1, &remote, 1, 0) != (ssize_t)size)
+				if (process_vm_writev(parent, &local, 1, &remote, 1, 0) !=
+				    (ssize_t)size)
 					break;
 			r = mib_per_s(size, iters, now_s() - t0);
 		}

@@ -134,7 +134,8 @@ static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, u
 		return;
 	}
 	if (ep->check) {
-		uint64_t seq = iteration_of(ep, doca_rdma_task_receive_get_result_rdma_connection(t));
+		uint64_t seq =
+		        iteration_of(ep, doca_rdma_task_receive_get_result_rdma_connection(t));
 		bool ok = true;
 
 		if (op == PERF_SEND_IMM || op == PERF_WRITE_IMM)
@@ -337,16 +338,16 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_WRITE: {
 		struct doca_rdma_task_write *t;
 
-		PERF_CHECK(doca_rdma_task_write_allocate_init(r, conn, s->local, s->remote, ud,
-		                                              &t));
+		PERF_CHECK(
+		        doca_rdma_task_write_allocate_init(r, conn, s->local, s->remote, ud, &t));
 		s->task = doca_rdma_task_write_as_task(t);
 		break;
 	}
 	case PERF_WRITE_IMM: {
 		struct doca_rdma_task_write_imm *t;
 
-		PERF_CHECK(doca_rdma_task_write_imm_allocate_init(r, conn, s->local, s->remote,
-		                                                  0, ud, &t));
+		PERF_CHECK(doca_rdma_task_write_imm_allocate_init(r, conn, s->local, s->remote, 0,
+		                                                  ud, &t));
 		s->task = doca_rdma_task_write_imm_as_task(t);
 		s->typed = t;
 		break;
@@ -354,8 +355,7 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	case PERF_READ: {
 		struct doca_rdma_task_read *t;
 
-		PERF_CHECK(doca_rdma_task_read_allocate_init(r, conn, s->remote, s->local, ud,
-		                                             &t));
+		PERF_CHECK(doca_rdma_task_read_allocate_init(r, conn, s->remote, s->local, ud, &t));
 		s->task = doca_rdma_task_read_as_task(t);
 		break;
 	}
@@ -385,8 +385,8 @@ static void make_op(struct perf_ep *ep, struct perf_slot *s)
 	default: {
 		struct doca_rdma_task_atomic_cmp_swp *t;
 
-		PERF_CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(r, conn, s->remote,
-		                                                       s->local, 0, 0, ud, &t));
+		PERF_CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(r, conn, s->remote, s->local,
+		                                                       0, 0, ud, &t));
 		s->task = doca_rdma_task_atomic_cmp_swp_as_task(t);
 		s->typed = t;
 		break;

@@ -97,9 +97,11 @@ static int client(const struct perf_opts *o)
 	struct perf_result results[32];
 	uint64_t sizes[32];
 	size_t n = 0;
-	struct perf_params p = {
-		.op = o->op, .mode = o->mode, .depth = o->depth, .check = o->check, .conns = o->conns
-	};
+	struct perf_params p = { .op = o->op,
+		                 .mode = o->mode,
+		                 .depth = o->depth,
+		                 .check = o->check,
+		                 .conns = o->conns };
 	struct perf_ep ep;
 	uint64_t bad = 0;
 	int oob;
