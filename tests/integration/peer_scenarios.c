@@ -252,10 +252,13 @@ static void expect_pattern(const void *buf, size_t len, uint32_t seed, const cha
 #define OPS_S (134 * MiB)
 #define OPS_C (201 * MiB)
 #define OPS_MEM (202 * MiB)
-#define OPS_LIST 8192       /* list write / list receive */
-#define OPS_IMM 20000       /* write-imm target, send-imm receive */
-#define OPS_TRUNC 30000     /* truncated read source */
-#define OPS_PIPE (66 * MiB) /* 64 pipelined 4 KiB writes */
+#define OPS_LIST 8192                    /* list write / list receive */
+#define OPS_IMM 20000                    /* write-imm target, send-imm receive */
+#define OPS_TRUNC 30000                  /* truncated read source */
+#define OPS_PIPE (66 * MiB)              /* 64 pipelined 4 KiB writes */
+#define OPS_OVER (OPS_PIPE + 256 * 1024) /* 8 x 64 KiB, each written twice at once */
+#define OVER_N 8
+#define OVER_LEN (64 * 1024)
 #define NUM_SIZES 6
 
 static const size_t sizes[NUM_SIZES] = { 0, 1, 8, 4096, MiB, 64 * MiB };
@@ -311,6 +314,9 @@ static void ops_server(struct peer *p)
 	expect_pattern(p->mem + OPS_IMM, 64, 30, "write-imm data");
 	for (int i = 0; i < 64; i++)
 		expect_pattern(p->mem + OPS_PIPE + i * 4096, 4096, 40 + i, "pipelined write");
+	for (int i = 0; i < OVER_N; i++) /* the later of two writes to the same bytes */
+		expect_pattern(p->mem + OPS_OVER + i * OVER_LEN, OVER_LEN, 80 + i,
+		               "overlapping write");
 	/* receives */
 	for (int k = 0; k < NUM_SIZES; k++) {
 		check_recv(&recv[k], DOCA_RDMA_OPCODE_RECV_SEND, (uint32_t)sizes[k], false, 0,
@@ -410,6 +416,38 @@ static void client_pipelined_writes(struct peer *p)
 	for (int i = 0; i < 64; i++) {
 		peer_wait(p, &r[i], WAIT_MS);
 		expect_status(&r[i], DOCA_SUCCESS, "pipelined write");
+		if (i)
+			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order",
+			       i);
+		doca_task_free(doca_rdma_task_write_as_task(tasks[i]));
+		put(src[i]);
+		put(dst[i]);
+	}
+}
+
+/* 64 KiB writes (rendezvous payloads): each range written twice with all of
+ * them in flight; the later write must win (RC executes in order), and
+ * completions come in submission order. */
+static void client_overlapping_writes(struct peer *p)
+{
+	struct doca_rdma_task_write *tasks[2 * OVER_N];
+	struct doca_buf *src[2 * OVER_N], *dst[2 * OVER_N];
+	struct result r[2 * OVER_N];
+
+	for (int i = 0; i < 2 * OVER_N; i++) {
+		int range = i % OVER_N;
+
+		pattern_fill(p->mem + i * OVER_LEN, OVER_LEN, (i < OVER_N ? 70 : 80) + range);
+		src[i] = local_buf(p, i * OVER_LEN, OVER_LEN, OVER_LEN);
+		dst[i] = remote_buf(p, OPS_OVER + range * OVER_LEN, OVER_LEN, 0);
+		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
+		                                         result_data(&r[i]), &tasks[i]));
+	}
+	for (int i = 0; i < 2 * OVER_N; i++)
+		CHECK(doca_task_submit(doca_rdma_task_write_as_task(tasks[i])));
+	for (int i = 0; i < 2 * OVER_N; i++) {
+		peer_wait(p, &r[i], WAIT_MS);
+		expect_status(&r[i], DOCA_SUCCESS, "overlapping write");
 		if (i)
 			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order",
 			       i);
@@ -533,6 +571,7 @@ static void ops_client(struct peer *p)
 	oob_expect(p->oob[0], "ready", WAIT_MS);
 	client_writes(p);
 	client_pipelined_writes(p);
+	client_overlapping_writes(p);
 	client_reads(p);
 	client_sends(p);
 	client_atomics(p);
