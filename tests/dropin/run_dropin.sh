@@ -69,6 +69,16 @@ cmake -S "$work/src" -B "$work/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 cmake --build "$work/cmake" -j "$JOBS" >"$work/cmake-build.log" 2>&1 ||
 	{ cat "$work/cmake-build.log"; echo "FAIL: cmake --build"; exit 1; }
 
+# Both builds compiled and linked with the flags given (the sanitizers).
+if [ -n "$CFLAGS" ]; then
+	for dir in "$work/meson" "$work/cmake"; do
+		for sample in rdma_send rdma_receive rdma_write_requester rdma_write_responder; do
+			ninja -C "$dir" -t commands "$sample" | grep -qF -- "$CFLAGS" ||
+				{ echo "FAIL: $dir/$sample built without $CFLAGS"; exit 1; }
+		done
+	done
+fi
+
 # The installed libraries, whatever run path a build system recorded.
 export LD_LIBRARY_PATH="$libdir"
 failed=0
