@@ -397,6 +397,24 @@ static void client_writes(struct peer *p)
 	put(dst);
 }
 
+/* Submits n writes at once; they must succeed and complete in submission order. */
+static void writes_in_order(struct peer *p, struct doca_rdma_task_write **tasks, struct result *r,
+                            struct doca_buf **src, struct doca_buf **dst, int n, const char *what)
+{
+	for (int i = 0; i < n; i++)
+		CHECK(doca_task_submit(doca_rdma_task_write_as_task(tasks[i])));
+	for (int i = 0; i < n; i++) {
+		peer_wait(p, &r[i], WAIT_MS);
+		expect_status(&r[i], DOCA_SUCCESS, what);
+		if (i)
+			EXPECT(r[i].order == r[i - 1].order + 1, "%s %d completed out of order",
+			       what, i);
+		doca_task_free(doca_rdma_task_write_as_task(tasks[i]));
+		put(src[i]);
+		put(dst[i]);
+	}
+}
+
 /* 64 writes in flight at once: they complete in submission order. */
 static void client_pipelined_writes(struct peer *p)
 {
@@ -411,18 +429,7 @@ static void client_pipelined_writes(struct peer *p)
 		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
 		                                         result_data(&r[i]), &tasks[i]));
 	}
-	for (int i = 0; i < 64; i++)
-		CHECK(doca_task_submit(doca_rdma_task_write_as_task(tasks[i])));
-	for (int i = 0; i < 64; i++) {
-		peer_wait(p, &r[i], WAIT_MS);
-		expect_status(&r[i], DOCA_SUCCESS, "pipelined write");
-		if (i)
-			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order",
-			       i);
-		doca_task_free(doca_rdma_task_write_as_task(tasks[i]));
-		put(src[i]);
-		put(dst[i]);
-	}
+	writes_in_order(p, tasks, r, src, dst, 64, "pipelined write");
 }
 
 /* 64 KiB writes (rendezvous payloads): each range written twice with all of
@@ -443,18 +450,7 @@ static void client_overlapping_writes(struct peer *p)
 		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src[i], dst[i],
 		                                         result_data(&r[i]), &tasks[i]));
 	}
-	for (int i = 0; i < 2 * OVER_N; i++)
-		CHECK(doca_task_submit(doca_rdma_task_write_as_task(tasks[i])));
-	for (int i = 0; i < 2 * OVER_N; i++) {
-		peer_wait(p, &r[i], WAIT_MS);
-		expect_status(&r[i], DOCA_SUCCESS, "overlapping write");
-		if (i)
-			EXPECT(r[i].order == r[i - 1].order + 1, "write %d completed out of order",
-			       i);
-		doca_task_free(doca_rdma_task_write_as_task(tasks[i]));
-		put(src[i]);
-		put(dst[i]);
-	}
+	writes_in_order(p, tasks, r, src, dst, 2 * OVER_N, "overlapping write");
 }
 
 static void client_reads(struct peer *p)
