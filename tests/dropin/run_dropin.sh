@@ -141,7 +141,7 @@ for tool in meson cmake; do
 		# requester's ".done" file appears, then prints its memory.
 		text="written by the $tool build over $transport, pid $$"
 		resp_cmd=("$bin/rdma_write_responder" -d sdoca_lo -ld "$d/resp.desc"
-			-re "$d/req.desc" -m "$d/mmap.desc" -l 50)
+			-re "$d/req.desc" -m "$d/mmap.desc" -g 0 -l 50)
 		req_cmd=("$bin/rdma_write_requester" --device sdoca_lo
 			--local-descriptor-path "$d/req.desc" --remote-descriptor-path "$d/resp.desc"
 			--mmap-descriptor-path "$d/mmap.desc" --write-string "$text"
