@@ -221,12 +221,14 @@ fi
 }  >>"$OUT"
 if command -v gnuplot >/dev/null; then
 	gnuplot <<PLOTEOF
-set terminal pngcairo size 900,560
+set terminal pngcairo size 900,560 noenhanced
 set output "$PLOT"
 set title "RDMA write bandwidth vs message size: softdoca vs raw UCX active messages"
-set xlabel "message size (bytes)"
+set xlabel "message size"
 set ylabel "MiB/s"
 set logscale x 2
+set xrange [3000:5600000]
+set xtics ("4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, "4 MiB" 4194304)
 set key top left
 set grid
 plot "$PLOT_DATA" using 1:2 with linespoints title "softdoca shm", \
