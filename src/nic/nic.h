@@ -290,6 +290,9 @@ void nic_resp_flush_ack(struct nic_qp *qp);
 /* Takes the QP's deferred ACK to piggyback it on a request: true, and *seq,
  * if there was one. */
 bool nic_resp_take_ack(struct nic_qp *qp, uint32_t *seq);
+/* Defers an ACK of every request up to seq (lock held): it leaves with the
+ * next request or answer, or at the next progress or service-thread look. */
+void nic_resp_defer_ack(struct nic_qp *qp, uint32_t seq);
 
 /* --- completer.c --- */
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);

@@ -27,7 +27,9 @@ static bool carries_payload(enum nic_wr_op op)
 	       op == NIC_WR_WRITE_IMM;
 }
 
-static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe)
+/* Encodes the request, with this side's deferred ACK if there is one (then
+ * *acked is true and *ack_seq what it acknowledges). */
+static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked, uint32_t *ack_seq)
 {
 	struct nic_msg m = {
 		.opcode = opcodes[wqe->op],
@@ -45,6 +47,8 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe)
 		m.len = sizeof(uint64_t);
 	memcpy(m.imm, wqe->imm, sizeof(m.imm));
 	m.has_ack = nic_resp_take_ack(qp, &m.ack_seq); /* the deferred ACK rides along */
+	*acked = m.has_ack;
+	*ack_seq = m.ack_seq;
 	return nic_wire_encode(&m, wqe->hdr);
 }
 
@@ -67,7 +71,9 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 {
 	struct nic_worker *w = qp->worker;
 	struct nic_xslot *slot;
+	uint32_t ack_seq;
 	doca_error_t status;
+	bool acked;
 	size_t hdr_len;
 
 	nic_lock(w);
@@ -89,7 +95,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
 	wqe->result_len = 0;
 	wqe->next = NULL;
-	hdr_len = encode_request(qp, wqe);
+	hdr_len = encode_request(qp, wqe, &acked, &ack_seq);
 	slot = nic_comp_slot(wqe);
 	status = xport_send(qp->ep, wqe->hdr, hdr_len, wqe->sge,
 	                    carries_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, slot,
@@ -97,6 +103,8 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	if (status != DOCA_ERROR_IN_PROGRESS)
 		nic_comp_slot_done(slot);
 	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS) {
+		if (acked) /* it did not leave: the ACK waits for the next chance */
+			nic_resp_defer_ack(qp, ack_seq);
 		nic_unlock(w);
 		SDOCA_FAIL(status, "the transport refused the request: %s",
 		           doca_error_get_name(status));

@@ -205,7 +205,7 @@ static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct ni
 	recv->done(recv, status);
 }
 
-static void defer_ack(struct nic_qp *qp, uint32_t seq)
+void nic_resp_defer_ack(struct nic_qp *qp, uint32_t seq)
 {
 	qp->ack_pending = true;
 	qp->ack_seq = seq;
@@ -245,7 +245,7 @@ static void landed(struct nic_landing *l, doca_error_t status)
 		finish_recv(qp, l->recv, &l->m,
 		            status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
 	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
-		defer_ack(qp, l->m.seq);
+		nic_resp_defer_ack(qp, l->m.seq);
 	else if (status != DOCA_SUCCESS)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "a payload did not arrive");
 }
