@@ -120,7 +120,7 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 	uint64_t next = nic_now_ns() + APP_CHECK_NS;
 
 	atomic_store(&w->svc_asleep, false);
-	if (pthread_mutex_trylock(&w->lock) != 0)
+	if (!nic_trylock(w))
 		return next;
 	if (peers)
 		check_peers(w);

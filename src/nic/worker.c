@@ -131,7 +131,6 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 		pthread_mutex_unlock(&workers.lock);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	pthread_mutex_init(&w->lock, NULL);
 	w->pe = pe;
 	w->dev = dev;
 	w->refs = 1;
@@ -142,7 +141,6 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 			xport_worker_destroy(w->xport);
 	}
 	if (status != DOCA_SUCCESS) {
-		pthread_mutex_destroy(&w->lock);
 		free(w);
 		pthread_mutex_unlock(&workers.lock);
 		return status;
@@ -200,7 +198,6 @@ void nic_worker_put(struct nic_worker *worker)
 	xport_worker_destroy(worker->xport);
 	sdoca_dev_put(worker->dev);
 	free(worker->qps);
-	pthread_mutex_destroy(&worker->lock);
 	free(worker);
 }
 
@@ -217,7 +214,7 @@ bool nic_worker_progress(struct nic_worker *worker)
 	if (atomic_load_explicit(&worker->app_sleeping, memory_order_relaxed))
 		atomic_store(&worker->app_sleeping, false);
 	/* The service thread is progressing: its work reaches the PE anyway. */
-	if (pthread_mutex_trylock(&worker->lock) != 0)
+	if (!nic_trylock(worker))
 		return false;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
