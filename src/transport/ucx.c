@@ -413,7 +413,14 @@ doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size
 	struct xport_ep *e;
 	ucs_status_t st;
 
-	(void)len; /* UCX addresses describe their own length */
+	/* UCX parses the address itself and, built with assertions as Debian's
+	 * is, aborts on a format version it does not know (the low 4 bits of the
+	 * first byte): check that one here. The rest is UCX's to judge. */
+	if (len == 0 ||
+	    (((const uint8_t *)addr)[0] & 0xf) != (((const uint8_t *)worker->address)[0] & 0xf))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "the peer's transport address is not one this UCX (%s) understands",
+		           ucp_get_version_string());
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
