@@ -13,7 +13,6 @@
 #ifndef SDOCA_CORE_PE_H_
 #define SDOCA_CORE_PE_H_
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -169,7 +169,7 @@ void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
 
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	struct nic_wqe *wqe = oldest_unanswered(qp);
+	struct nic_wqe *wqe;
 
 	if (m->opcode == NIC_OP_RNR_WAIT) {
 		qp->counters.rnr_notices++;
@@ -179,6 +179,7 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 		nic_comp_ack(qp, m->seq);
 		return false;
 	}
+	wqe = oldest_unanswered(qp);
 	if (!wqe || wqe->seq != m->seq || !matches(wqe, m->opcode) ||
 	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
 		xport_rx_release(qp->worker->xport, rx);

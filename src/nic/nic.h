@@ -22,7 +22,6 @@
 #ifndef SDOCA_NIC_NIC_H_
 #define SDOCA_NIC_NIC_H_
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -182,8 +181,7 @@ struct nic_qp {
 	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;
 	bool placing;                 /* a payload is still landing; later requests wait */
-	uint32_t reads_leaving;       /* read responses the transport still sends */
-	uint64_t read_bytes_leaving;  /* and their bytes */
+	uint64_t read_bytes_leaving;  /* bytes of read responses the transport still sends */
 	struct nic_landing *landings; /* responder transport operations in flight */
 	bool waiting_recv;            /* on srq->waiters */
 	struct nic_qp *next_waiter;

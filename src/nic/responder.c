@@ -354,7 +354,6 @@ static void read_sent(void *arg, doca_error_t status)
 	(void)status; /* a lost response shows at the requester */
 	untrack(qp, l);
 	sdoca_keys_release(&l->key);
-	qp->reads_leaving--;
 	qp->read_bytes_leaving -= l->m.len;
 	free(l);
 	nic_resp_drain(qp);
@@ -388,7 +387,6 @@ static enum step_result respond_read(struct resp *r)
 	nic_dma_end();
 	if (status == DOCA_ERROR_IN_PROGRESS) {
 		track(qp, l);
-		qp->reads_leaving++;
 		qp->read_bytes_leaving += r->m->len;
 		return STEP_DONE;
 	}
@@ -558,7 +556,7 @@ static void wait_for_recv(struct nic_qp *qp, uint32_t seq)
 /* The request must wait for earlier ones still moving data. */
 static bool must_wait(const struct nic_qp *qp, const struct nic_msg *m)
 {
-	return qp->placing || (m->opcode == NIC_OP_READ && qp->reads_leaving > 0 &&
+	return qp->placing || (m->opcode == NIC_OP_READ && qp->read_bytes_leaving > 0 &&
 	                       qp->read_bytes_leaving + m->len > MAX_READ_BYTES_LEAVING);
 }
 
@@ -663,12 +661,10 @@ void nic_resp_abandon(struct nic_qp *qp)
 			sdoca_keys_release(&l->key);
 		if (l->recv)
 			finish_recv(qp, l->recv, &l->m, DOCA_ERROR_CONNECTION_RESET);
-		if (l->sending) {
-			qp->reads_leaving--;
+		if (l->sending)
 			qp->read_bytes_leaving -= l->m.len;
-		} else {
+		else
 			qp->placing = false;
-		}
 		free(l);
 		qp->outstanding--;
 	}

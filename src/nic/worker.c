@@ -9,6 +9,7 @@
  * Arriving messages are decoded here and handed to the responder (requests)
  * or the completer (answers) of their QP.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
