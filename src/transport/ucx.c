@@ -14,6 +14,8 @@
  *  - libucs installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers when it loads;
  *    a program's signal handling is its own, so they are removed again;
  *  - UCX's own warnings are turned down to errors (see configure_globals);
+ *  - a peer's worker address is read with bounds (ucx_address.c) before UCX
+ *    reads it without;
  *  - peer error handling also drops UCX's single-copy (CMA) lane on shared
  *    memory unless CMA_MEMORY_INVALIDATE=y, which only the environment can
  *    set: without it large payloads take two copies through the FIFO.
@@ -33,6 +35,7 @@
 #include <ucs/config/global_opts.h>
 
 #include "core/sdk_log.h"
+#include "transport/ucx_address.h"
 #include "transport/xport.h"
 
 SDOCA_LOG_MODULE(ucx);
@@ -172,6 +175,12 @@ static doca_error_t configure(ucp_config_t *config, const char *ifname, enum xpo
 		return status;
 	/* Without it, shared memory cannot report a dead peer and UCX falls back to TCP. */
 	if ((status = modify(config, "MM_ERROR_HANDLING", "y")) != DOCA_SUCCESS)
+		return status;
+	/* The one worker-address layout ucx_address.c checks peers' addresses
+	 * against, whatever the environment says. */
+	if ((status = modify(config, "ADDRESS_VERSION", "v1")) != DOCA_SUCCESS ||
+	    (status = modify(config, "UNIFIED_MODE", "n")) != DOCA_SUCCESS ||
+	    (status = modify(config, "ADDRESS_DEBUG_INFO", "n")) != DOCA_SUCCESS)
 		return status;
 	return modify(config, "WARN_UNUSED_ENV_VARS", "n");
 }
@@ -411,16 +420,13 @@ doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size
 		.err_mode = UCP_ERR_HANDLING_MODE_PEER,
 	};
 	struct xport_ep *e;
+	doca_error_t status;
 	ucs_status_t st;
 
-	/* UCX parses the address itself and, built with assertions as Debian's
-	 * is, aborts on a format version it does not know (the low 4 bits of the
-	 * first byte): check that one here. The rest is UCX's to judge. */
-	if (len == 0 ||
-	    (((const uint8_t *)addr)[0] & 0xf) != (((const uint8_t *)worker->address)[0] & 0xf))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "the peer's transport address is not one this UCX (%s) understands",
-		           ucp_get_version_string());
+	/* UCX reads the address without a length and trusts every byte. */
+	if ((status = xport_address_check(worker->address, worker->address_len, addr, len)) !=
+	    DOCA_SUCCESS)
+		return status;
 	e = calloc(1, sizeof(*e));
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
