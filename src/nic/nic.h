@@ -155,6 +155,7 @@ struct nic_qp {
 	uint32_t wire_id;
 	uint64_t token;
 	enum nic_qp_state state;
+	doca_error_t error_status; /* what flushes requests once in NIC_QP_ERROR */
 	struct xport_ep *ep;
 	/* the peer */
 	uint32_t peer_wire_id;

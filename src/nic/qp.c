@@ -313,6 +313,7 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 	}
 	SDOCA_WARN("connection QP %u to pid %u failed: %s", qp->wire_id, qp->peer_pid, why);
 	qp->state = NIC_QP_ERROR;
+	qp->error_status = status;
 	leave_srq(qp);
 	nic_resp_drop_held(qp);
 	/* A peer that answered keeps its transport until the QP is destroyed, so a

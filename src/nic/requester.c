@@ -56,15 +56,24 @@ static doca_error_t check_state(const struct nic_qp *qp)
 {
 	switch (qp->state) {
 	case NIC_QP_RTS:
+	case NIC_QP_ERROR: /* accepted, and flushed (nic_post_send) */
 		return DOCA_SUCCESS;
 	case NIC_QP_INIT:
 		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
 		           "the connection is not connected yet (doca_rdma_connect)");
-	case NIC_QP_CLOSED:
-		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
 	default:
-		SDOCA_FAIL(DOCA_ERROR_CONNECTION_ABORTED, "the connection is in error");
+		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
 	}
+}
+
+static void append_inflight(struct nic_qp *qp, struct nic_wqe *wqe)
+{
+	if (qp->inflight_tail)
+		qp->inflight_tail->next = wqe;
+	else
+		qp->inflight_head = wqe;
+	qp->inflight_tail = wqe;
+	qp->num_inflight++;
 }
 
 doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
@@ -95,6 +104,16 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
 	wqe->result_len = 0;
 	wqe->next = NULL;
+	if (qp->state == NIC_QP_ERROR) {
+		/* Like a work request posted to an RC QP in the error state: taken,
+		 * then flushed behind what was in flight; the context stops at its
+		 * next progress (the failure may have just happened on the service
+		 * thread, with the context still RUNNING). */
+		append_inflight(qp, wqe);
+		nic_comp_flush(qp, qp->error_status);
+		nic_unlock(w);
+		return DOCA_SUCCESS;
+	}
 	hdr_len = encode_request(qp, wqe, &acked, &ack_seq);
 	slot = nic_comp_slot(wqe);
 	status = xport_send(qp->ep, wqe->hdr, hdr_len, wqe->sge,
@@ -115,12 +134,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		qp->counters.bytes_sent += wqe->length;
 	if (qp->num_inflight == 0)
 		qp->heard = true; /* the timeout counts from here */
-	if (qp->inflight_tail)
-		qp->inflight_tail->next = wqe;
-	else
-		qp->inflight_head = wqe;
-	qp->inflight_tail = wqe;
-	qp->num_inflight++;
+	append_inflight(qp, wqe);
 	nic_unlock(w);
 	return DOCA_SUCCESS;
 }
