@@ -212,8 +212,9 @@ static const char *check_tcp_device(const struct tl_entry *tl)
 	if (family != AF_INET && family != AF_INET6)
 		return "a TCP device address is neither IPv4 nor IPv6";
 	if (flags & TCP_DEV_FLAG_LOOPBACK)
-		return tl->dev_len == TCP_DEV_LOOPBACK_LEN ? NULL
-		                                           : "a TCP loopback address has the wrong length";
+		return tl->dev_len == TCP_DEV_LOOPBACK_LEN
+		               ? NULL
+		               : "a TCP loopback address has the wrong length";
 	if (tl->dev_len != 2 + (family == AF_INET ? 4 : 16))
 		return "a TCP device address has the wrong length for its family";
 	return NULL;
@@ -223,13 +224,9 @@ static const char *check_tcp_device(const struct tl_entry *tl)
  * be of the form this UCX gives them, and its figures usable. */
 static const char *check_known_tl(const struct tl_entry *peer, const struct tl_entry *ours)
 {
-	static uint16_t tcp_csum;
-
-	if (tcp_csum == 0)
-		tcp_csum = ucs_crc16_string("tcp");
 	if (peer->iface_len != ours->iface_len)
 		return "an interface address has the wrong length";
-	if (peer->csum == tcp_csum) {
+	if (peer->csum == ucs_crc16_string("tcp")) {
 		const char *why = check_tcp_device(peer);
 
 		if (why)
@@ -268,8 +265,8 @@ doca_error_t xport_address_check(const void *ours, size_t ours_len, const void *
 		return DOCA_SUCCESS;
 	}
 	if ((why = parse(peer, peer_len, &theirs)))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "the peer's transport address is malformed: %s",
-		           why);
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "the peer's transport address is malformed: %s", why);
 	if (theirs.header != own.header)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "the peer's transport address has header 0x%02x, this UCX packs 0x%02x",

@@ -27,9 +27,9 @@
 #include "rdma/rdma.h"
 #include "unit/testing.h"
 
-#define INFO_ADDR 56           /* the transport address in the connection info (docs/wire.md) */
-#define PROBE_SECONDS 20       /* a probe that takes longer hangs */
-#define PROBE_PROGRESS_MS 30   /* how long an accepted probe keeps progressing */
+#define INFO_ADDR 56         /* the transport address in the connection info (docs/wire.md) */
+#define PROBE_SECONDS 20     /* a probe that takes longer hangs */
+#define PROBE_PROGRESS_MS 30 /* how long an accepted probe keeps progressing */
 #define RANDOM_PROBES 150
 #define EXIT_ACCEPTED 0
 #define EXIT_REFUSED 3
