@@ -85,8 +85,7 @@ static void stop_side(struct doca_pe *pe, struct side *s)
 
 /* Two contexts of this process connected to each other: UCX's context,
  * worker and endpoints all exist when this returns. */
-static void connect_pair(struct doca_dev *dev, struct doca_pe *pe, struct side *a,
-                         struct side *b)
+static void connect_pair(struct doca_dev *dev, struct doca_pe *pe, struct side *a, struct side *b)
 {
 	start_side(dev, pe, a);
 	start_side(dev, pe, b);
