@@ -2,7 +2,8 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * What the drop-in samples share: parameters, resources, descriptor files.
+ * What the drop-in samples share: main(), parameters, resources, the state
+ * callback, descriptor files.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -190,19 +191,55 @@ static doca_error_t open_doca_device_with_ibdev_name(const char *name, task_chec
 	return DOCA_SUCCESS;
 }
 
-doca_error_t allocate_rdma_resources(struct rdma_config *cfg, uint32_t mmap_permissions,
-                                     uint32_t rdma_permissions, task_check check,
-                                     doca_ctx_state_changed_callback_t state_cb,
-                                     struct rdma_resources *resources)
+static doca_error_t destroy_rdma_resources(struct rdma_resources *resources);
+
+/* Every sample's state callback: logs the states; RUNNING runs the sample's
+ * step (a failure stops the context); IDLE ends the progress loop. */
+static void rdma_state_changed_callback(const union doca_data user_data, struct doca_ctx *ctx,
+                                        enum doca_ctx_states prev_state,
+                                        enum doca_ctx_states next_state)
+{
+	struct rdma_resources *resources = user_data.ptr;
+	doca_error_t result;
+
+	(void)ctx;
+	(void)prev_state;
+	switch (next_state) {
+	case DOCA_CTX_STATE_STARTING:
+		DOCA_LOG_INFO("RDMA context entered starting state");
+		break;
+	case DOCA_CTX_STATE_RUNNING:
+		DOCA_LOG_INFO("RDMA context is running");
+		result = resources->sample->on_running(resources);
+		if (result != DOCA_SUCCESS)
+			rdma_fail(resources, result);
+		break;
+	case DOCA_CTX_STATE_STOPPING:
+		DOCA_LOG_INFO("RDMA context entered stopping state");
+		break;
+	case DOCA_CTX_STATE_IDLE:
+		DOCA_LOG_INFO("RDMA context has been stopped");
+		resources->run_pe_progress = false;
+		break;
+	default:
+		break;
+	}
+}
+
+static doca_error_t allocate_rdma_resources(struct rdma_config *cfg,
+                                            const struct rdma_sample *sample,
+                                            struct rdma_resources *resources)
 {
 	union doca_data ctx_user_data = { .ptr = resources };
 	doca_error_t result;
 
 	memset(resources, 0, sizeof(*resources));
 	resources->cfg = cfg;
+	resources->sample = sample;
 	resources->first_encountered_error = DOCA_SUCCESS;
 
-	result = open_doca_device_with_ibdev_name(cfg->device_name, check, &resources->doca_device);
+	result = open_doca_device_with_ibdev_name(cfg->device_name, sample->check,
+	                                          &resources->doca_device);
 	if (result != DOCA_SUCCESS)
 		return result;
 
@@ -218,7 +255,7 @@ doca_error_t allocate_rdma_resources(struct rdma_config *cfg, uint32_t mmap_perm
 		result = doca_mmap_set_memrange(resources->mmap, resources->mmap_memrange,
 		                                MEM_RANGE_LEN);
 	if (result == DOCA_SUCCESS)
-		result = doca_mmap_set_permissions(resources->mmap, mmap_permissions);
+		result = doca_mmap_set_permissions(resources->mmap, sample->mmap_permissions);
 	if (result == DOCA_SUCCESS)
 		result = doca_mmap_add_dev(resources->mmap, resources->doca_device);
 	if (result == DOCA_SUCCESS)
@@ -250,11 +287,12 @@ doca_error_t allocate_rdma_resources(struct rdma_config *cfg, uint32_t mmap_perm
 		goto destroy;
 	}
 	resources->rdma_ctx = doca_rdma_as_ctx(resources->rdma);
-	result = doca_rdma_set_permissions(resources->rdma, rdma_permissions);
+	result = doca_rdma_set_permissions(resources->rdma, sample->rdma_permissions);
 	if (result == DOCA_SUCCESS && cfg->is_gid_index_set)
 		result = doca_rdma_set_gid_index(resources->rdma, cfg->gid_index);
 	if (result == DOCA_SUCCESS)
-		result = doca_ctx_set_state_changed_cb(resources->rdma_ctx, state_cb);
+		result = doca_ctx_set_state_changed_cb(resources->rdma_ctx,
+		                                       rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_user_data(resources->rdma_ctx, ctx_user_data);
 	if (result == DOCA_SUCCESS)
@@ -271,7 +309,7 @@ destroy:
 	return result;
 }
 
-doca_error_t destroy_rdma_resources(struct rdma_resources *resources)
+static doca_error_t destroy_rdma_resources(struct rdma_resources *resources)
 {
 	doca_error_t result = DOCA_SUCCESS, tmp;
 
@@ -492,7 +530,7 @@ void rdma_fail(struct rdma_resources *resources, doca_error_t error)
 	(void)doca_ctx_stop(resources->rdma_ctx);
 }
 
-doca_error_t run_progress_engine(struct rdma_resources *resources)
+static doca_error_t run_progress_engine(struct rdma_resources *resources)
 {
 	const struct timespec idle = { .tv_sec = 0, .tv_nsec = PE_IDLE_SLEEP_NS };
 	doca_error_t result;
@@ -509,4 +547,83 @@ doca_error_t run_progress_engine(struct rdma_resources *resources)
 			nanosleep(&idle, NULL);
 	}
 	return resources->first_encountered_error;
+}
+
+doca_error_t rdma_run_sample(struct rdma_config *cfg, const struct rdma_sample *sample)
+{
+	struct rdma_resources resources;
+	doca_error_t result, tmp;
+
+	if (sample->needs_mmap_descriptor && cfg->remote_resource_desc_path[0] == '\0') {
+		DOCA_LOG_ERR("-m/--mmap-descriptor-path is needed");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	result = allocate_rdma_resources(cfg, sample, &resources);
+	if (result != DOCA_SUCCESS)
+		return result;
+	if (sample->configure_tasks)
+		result = sample->configure_tasks(&resources);
+	if (result == DOCA_SUCCESS)
+		result = run_progress_engine(&resources);
+	tmp = destroy_rdma_resources(&resources);
+	DOCA_ERROR_PROPAGATE(result, tmp);
+	return result;
+}
+
+int rdma_sample_main(int argc, char **argv, const struct rdma_sample *sample)
+{
+	struct rdma_config cfg;
+	struct doca_log_backend *sdk_log;
+	doca_error_t result;
+	int exit_status = EXIT_FAILURE;
+
+	memset(&cfg, 0, sizeof(cfg));
+	strcpy(cfg.device_name, "sdoca_lo");
+	strcpy(cfg.text, DEFAULT_STRING);
+
+	/* Application messages to stdout, SDK messages of WARNING and up to stderr. */
+	result = doca_log_backend_create_standard();
+	if (result != DOCA_SUCCESS)
+		return exit_status;
+	result = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
+	if (result == DOCA_SUCCESS)
+		result = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
+	if (result != DOCA_SUCCESS)
+		return exit_status;
+
+	DOCA_LOG_INFO("%s: starting", argv[0]);
+	result = doca_argp_init(NULL, &cfg);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("doca_argp_init: %s", doca_error_get_descr(result));
+		goto sample_exit;
+	}
+	result = register_rdma_common_params();
+	if (result == DOCA_SUCCESS && sample->string_param)
+		result =
+		        register_rdma_string_param(sample->string_param, sample->string_param_help);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Cannot register the parameters: %s", doca_error_get_descr(result));
+		goto argp_cleanup;
+	}
+	result = doca_argp_start(argc, argv);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Bad command line: %s", doca_error_get_descr(result));
+		goto argp_cleanup;
+	}
+
+	result = rdma_run_sample(&cfg, sample);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("%s() failed: %s", sample->name, doca_error_get_descr(result));
+		goto argp_cleanup;
+	}
+	exit_status = EXIT_SUCCESS;
+
+argp_cleanup:
+	doca_argp_destroy();
+sample_exit:
+	if (exit_status == EXIT_SUCCESS)
+		DOCA_LOG_INFO("%s: done", argv[0]);
+	else
+		DOCA_LOG_INFO("%s: failed", argv[0]);
+	return exit_status;
 }

@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * The drop-in check: RDMA programs laid out like DOCA's published samples
- * (a *_main.c that parses the command line with doca_argp, a *_sample.c with
- * the RDMA logic, and this shared part), built outside softdoca's tree
- * against an installed prefix through pkg-config, with meson or CMake.
+ * (a *_main.c, a *_sample.c with the RDMA logic, and this shared part: the
+ * doca_argp command line, logging, resources, the state callback, descriptor
+ * files), built outside softdoca's tree against an installed prefix through
+ * pkg-config, with meson or CMake. What differs between the samples is one
+ * struct rdma_sample each.
  *
  * Peers exchange descriptors through files, as DOCA's samples do, except
  * that a program waits (bounded) for its peer's file to appear instead of
@@ -44,6 +46,8 @@ struct rdma_config {
 	bool is_gid_index_set;
 };
 
+struct rdma_sample;
+
 struct rdma_resources {
 	struct rdma_config *cfg;
 	struct doca_dev *doca_device;
@@ -57,27 +61,41 @@ struct rdma_resources {
 	struct doca_rdma_connection *connection;
 	struct doca_buf *src_buf;
 	struct doca_buf *dst_buf;
+	const struct rdma_sample *sample;
 	doca_error_t first_encountered_error;
 	bool run_pe_progress; /* cleared when the context is back to idle */
 };
 
 /* Checks that a device can run the sample's task; NULL checks nothing. */
 typedef doca_error_t (*task_check)(const struct doca_devinfo *);
+/* A step of a sample, on its resources. */
+typedef doca_error_t (*rdma_step)(struct rdma_resources *resources);
+
+/* What makes one sample different from the others. */
+struct rdma_sample {
+	const char *name;         /* for the log */
+	const char *string_param; /* -s/--<string_param> (requesters), or NULL */
+	const char *string_param_help;
+	bool needs_mmap_descriptor; /* -m is mandatory */
+	uint32_t mmap_permissions;
+	uint32_t rdma_permissions;
+	task_check check;          /* the device must run the sample's task */
+	rdma_step configure_tasks; /* *_set_conf before start, or NULL */
+	rdma_step on_running;      /* inside the RUNNING state callback */
+};
 
 /* -d, -ld, -re, -m, -g: every sample's parameters. */
 doca_error_t register_rdma_common_params(void);
 /* -s/--<name>: the text a requester writes or sends. */
 doca_error_t register_rdma_string_param(const char *long_name, const char *description);
 
-/* Opens the device named by -d (after checking it with `check`), memory with
- * `mmap_permissions`, an inventory, a progress engine and an RDMA context
- * with `rdma_permissions` whose state changes go to `state_cb`. */
-doca_error_t allocate_rdma_resources(struct rdma_config *cfg, uint32_t mmap_permissions,
-                                     uint32_t rdma_permissions, task_check check,
-                                     doca_ctx_state_changed_callback_t state_cb,
-                                     struct rdma_resources *resources);
-doca_error_t destroy_rdma_resources(struct rdma_resources *resources);
+/* A sample's whole main(): logging, command line, the sample, exit status. */
+int rdma_sample_main(int argc, char **argv, const struct rdma_sample *sample);
 
+/* Opens the device named by -d (after checking it), memory, an inventory, a
+ * progress engine and an RDMA context as the sample says, runs the progress
+ * engine until the context is idle again, and frees everything. */
+doca_error_t rdma_run_sample(struct rdma_config *cfg, const struct rdma_sample *sample);
 /* Exports this side's connection descriptor to -ld, waits for the peer's at
  * -re and connects to it. */
 doca_error_t rdma_export_and_connect(struct rdma_resources *resources);
@@ -90,15 +108,13 @@ doca_error_t rdma_import_remote_mmap(struct rdma_resources *resources);
 doca_error_t signal_done(const char *descriptor_path);
 doca_error_t wait_peer_done(const char *descriptor_path);
 
-/* Progresses until the context is idle again; returns the first error seen. */
-doca_error_t run_progress_engine(struct rdma_resources *resources);
 /* Records the first error and stops the context (from any callback). */
 void rdma_fail(struct rdma_resources *resources, doca_error_t error);
 
 /* The samples, one per program. */
-doca_error_t rdma_write_requester(struct rdma_config *cfg);
-doca_error_t rdma_write_responder(struct rdma_config *cfg);
-doca_error_t rdma_send(struct rdma_config *cfg);
-doca_error_t rdma_receive(struct rdma_config *cfg);
+extern const struct rdma_sample rdma_write_requester_sample;
+extern const struct rdma_sample rdma_write_responder_sample;
+extern const struct rdma_sample rdma_send_sample;
+extern const struct rdma_sample rdma_receive_sample;
 
 #endif /* DROPIN_RDMA_COMMON_H_ */

@@ -108,57 +108,22 @@ static doca_error_t rdma_receive_prepare_and_submit_task(struct rdma_resources *
 	return DOCA_SUCCESS;
 }
 
-static void rdma_receive_state_changed_callback(const union doca_data user_data,
-                                                struct doca_ctx *ctx,
-                                                enum doca_ctx_states prev_state,
-                                                enum doca_ctx_states next_state)
+static doca_error_t rdma_receive_configure_tasks(struct rdma_resources *resources)
 {
-	struct rdma_resources *resources = user_data.ptr;
-	doca_error_t result;
+	doca_error_t result = doca_rdma_task_receive_set_conf(
+	        resources->rdma, rdma_receive_completed_callback, rdma_receive_error_callback, 1);
 
-	(void)ctx;
-	(void)prev_state;
-	switch (next_state) {
-	case DOCA_CTX_STATE_STARTING:
-		DOCA_LOG_INFO("RDMA context entered starting state");
-		break;
-	case DOCA_CTX_STATE_RUNNING:
-		DOCA_LOG_INFO("RDMA context is running");
-		result = rdma_receive_prepare_and_submit_task(resources);
-		if (result != DOCA_SUCCESS)
-			rdma_fail(resources, result);
-		break;
-	case DOCA_CTX_STATE_STOPPING:
-		DOCA_LOG_INFO("RDMA context entered stopping state");
-		break;
-	case DOCA_CTX_STATE_IDLE:
-		DOCA_LOG_INFO("RDMA context has been stopped");
-		resources->run_pe_progress = false;
-		break;
-	default:
-		break;
-	}
-}
-
-doca_error_t rdma_receive(struct rdma_config *cfg)
-{
-	struct rdma_resources resources;
-	doca_error_t result, tmp;
-
-	result = allocate_rdma_resources(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-	                                 DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-	                                 doca_rdma_cap_task_receive_is_supported,
-	                                 rdma_receive_state_changed_callback, &resources);
-	if (result != DOCA_SUCCESS)
-		return result;
-	result = doca_rdma_task_receive_set_conf(resources.rdma, rdma_receive_completed_callback,
-	                                         rdma_receive_error_callback, 1);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA receive tasks: %s",
 		             doca_error_get_descr(result));
-	else
-		result = run_progress_engine(&resources);
-	tmp = destroy_rdma_resources(&resources);
-	DOCA_ERROR_PROPAGATE(result, tmp);
 	return result;
 }
+
+const struct rdma_sample rdma_receive_sample = {
+	.name = "rdma_receive",
+	.mmap_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	.rdma_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	.check = doca_rdma_cap_task_receive_is_supported,
+	.configure_tasks = rdma_receive_configure_tasks,
+	.on_running = rdma_receive_prepare_and_submit_task,
+};

@@ -130,62 +130,25 @@ static doca_error_t rdma_write_prepare_and_submit_task(struct rdma_resources *re
 	return result;
 }
 
-static void rdma_write_requester_state_changed_callback(const union doca_data user_data,
-                                                        struct doca_ctx *ctx,
-                                                        enum doca_ctx_states prev_state,
-                                                        enum doca_ctx_states next_state)
+static doca_error_t rdma_write_configure_tasks(struct rdma_resources *resources)
 {
-	struct rdma_resources *resources = user_data.ptr;
-	doca_error_t result;
+	doca_error_t result = doca_rdma_task_write_set_conf(
+	        resources->rdma, rdma_write_completed_callback, rdma_write_error_callback, 1);
 
-	(void)ctx;
-	(void)prev_state;
-	switch (next_state) {
-	case DOCA_CTX_STATE_STARTING:
-		DOCA_LOG_INFO("RDMA context entered starting state");
-		break;
-	case DOCA_CTX_STATE_RUNNING:
-		DOCA_LOG_INFO("RDMA context is running");
-		result = rdma_write_prepare_and_submit_task(resources);
-		if (result != DOCA_SUCCESS)
-			rdma_fail(resources, result);
-		break;
-	case DOCA_CTX_STATE_STOPPING:
-		DOCA_LOG_INFO("RDMA context entered stopping state");
-		break;
-	case DOCA_CTX_STATE_IDLE:
-		DOCA_LOG_INFO("RDMA context has been stopped");
-		resources->run_pe_progress = false;
-		break;
-	default:
-		break;
-	}
-}
-
-doca_error_t rdma_write_requester(struct rdma_config *cfg)
-{
-	struct rdma_resources resources;
-	doca_error_t result, tmp;
-
-	if (cfg->remote_resource_desc_path[0] == '\0') {
-		DOCA_LOG_ERR("-m/--mmap-descriptor-path is needed");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-
-	result = allocate_rdma_resources(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-	                                 DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-	                                 doca_rdma_cap_task_write_is_supported,
-	                                 rdma_write_requester_state_changed_callback, &resources);
-	if (result != DOCA_SUCCESS)
-		return result;
-	result = doca_rdma_task_write_set_conf(resources.rdma, rdma_write_completed_callback,
-	                                       rdma_write_error_callback, 1);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA write tasks: %s",
 		             doca_error_get_descr(result));
-	else
-		result = run_progress_engine(&resources);
-	tmp = destroy_rdma_resources(&resources);
-	DOCA_ERROR_PROPAGATE(result, tmp);
 	return result;
 }
+
+const struct rdma_sample rdma_write_requester_sample = {
+	.name = "rdma_write_requester",
+	.string_param = "write-string",
+	.string_param_help = "String to write to the peer",
+	.needs_mmap_descriptor = true,
+	.mmap_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	.rdma_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	.check = doca_rdma_cap_task_write_is_supported,
+	.configure_tasks = rdma_write_configure_tasks,
+	.on_running = rdma_write_prepare_and_submit_task,
+};

@@ -34,62 +34,16 @@ static doca_error_t rdma_write_responder_export_and_wait(struct rdma_resources *
 		return result;
 	resources->mmap_memrange[MEM_RANGE_LEN - 1] = '\0';
 	DOCA_LOG_INFO("Requester has written: \"%s\"", resources->mmap_memrange);
+	/* Done: nothing of its own in flight, the context can stop. */
+	(void)doca_ctx_stop(resources->rdma_ctx);
 	return DOCA_SUCCESS;
 }
 
-static void rdma_write_responder_state_changed_callback(const union doca_data user_data,
-                                                        struct doca_ctx *ctx,
-                                                        enum doca_ctx_states prev_state,
-                                                        enum doca_ctx_states next_state)
-{
-	struct rdma_resources *resources = user_data.ptr;
-	doca_error_t result;
-
-	(void)ctx;
-	(void)prev_state;
-	switch (next_state) {
-	case DOCA_CTX_STATE_STARTING:
-		DOCA_LOG_INFO("RDMA context entered starting state");
-		break;
-	case DOCA_CTX_STATE_RUNNING:
-		DOCA_LOG_INFO("RDMA context is running");
-		result = rdma_write_responder_export_and_wait(resources);
-		if (result != DOCA_SUCCESS)
-			rdma_fail(resources, result);
-		else
-			(void)doca_ctx_stop(resources->rdma_ctx);
-		break;
-	case DOCA_CTX_STATE_STOPPING:
-		DOCA_LOG_INFO("RDMA context entered stopping state");
-		break;
-	case DOCA_CTX_STATE_IDLE:
-		DOCA_LOG_INFO("RDMA context has been stopped");
-		resources->run_pe_progress = false;
-		break;
-	default:
-		break;
-	}
-}
-
-doca_error_t rdma_write_responder(struct rdma_config *cfg)
-{
-	struct rdma_resources resources;
-	doca_error_t result, tmp;
-	const uint32_t permissions =
-	        DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE;
-
-	if (cfg->remote_resource_desc_path[0] == '\0') {
-		DOCA_LOG_ERR("-m/--mmap-descriptor-path is needed");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-
-	/* A responder runs no task of its own: no capability to check. */
-	result = allocate_rdma_resources(cfg, permissions, permissions, NULL,
-	                                 rdma_write_responder_state_changed_callback, &resources);
-	if (result != DOCA_SUCCESS)
-		return result;
-	result = run_progress_engine(&resources);
-	tmp = destroy_rdma_resources(&resources);
-	DOCA_ERROR_PROPAGATE(result, tmp);
-	return result;
-}
+/* A responder runs no task of its own: no capability to check, no tasks. */
+const struct rdma_sample rdma_write_responder_sample = {
+	.name = "rdma_write_responder",
+	.needs_mmap_descriptor = true,
+	.mmap_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
+	.rdma_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
+	.on_running = rdma_write_responder_export_and_wait,
+};
