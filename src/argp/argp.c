@@ -241,10 +241,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void)
 	if (!argp_ctx.initialized)
 		return DOCA_ERROR_BAD_STATE;
 	argp_cmd_clear(&argp_ctx.root);
-	while (argp_ctx.live_cmds)
-		argp_cmd_free(argp_ctx.live_cmds);
-	while (argp_ctx.live_params)
-		argp_param_free(argp_ctx.live_params);
+	while (!LIST_EMPTY(&argp_ctx.live_cmds))
+		argp_cmd_free(LIST_FIRST(&argp_ctx.live_cmds));
+	while (!LIST_EMPTY(&argp_ctx.live_params))
+		argp_param_free(LIST_FIRST(&argp_ctx.live_params));
 	free(argp_ctx.program_name);
 	free(argp_ctx.dpdk_argv);
 	memset(&argp_ctx, 0, sizeof(argp_ctx));

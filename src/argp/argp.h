@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/queue.h>
 
 #include <doca_argp.h>
 
@@ -48,14 +49,14 @@ struct doca_argp_param {
 	bool mandatory;
 	bool cli_only;
 	bool multi;
-	bool inherited;               /* visible in the sub-commands of its command */
-	bool hidden;                  /* left out of the help text */
-	bool no_memory;               /* a setter could not copy its text: registration fails */
-	struct doca_argp_cmd *owner;  /* NULL until registered */
-	unsigned int given;           /* occurrences on the command line */
-	unsigned int json_given;      /* occurrences in the JSON file */
-	struct doca_argp_param *next; /* in the owner's list, registration order */
-	struct doca_argp_param *live_prev, *live_next;
+	bool inherited;                   /* visible in the sub-commands of its command */
+	bool hidden;                      /* left out of the help text */
+	bool no_memory;                   /* a setter could not copy its text: registration fails */
+	struct doca_argp_cmd *owner;      /* NULL until registered */
+	unsigned int given;               /* occurrences on the command line */
+	unsigned int json_given;          /* occurrences in the JSON file */
+	struct doca_argp_param *next;     /* in the owner's list, registration order */
+	LIST_ENTRY(doca_argp_param) live; /* in argp_ctx.live_params */
 };
 
 struct doca_argp_cmd {
@@ -68,8 +69,8 @@ struct doca_argp_cmd {
 	struct doca_argp_cmd *parent;
 	struct doca_argp_param *params;
 	struct doca_argp_cmd *children;
-	struct doca_argp_cmd *next; /* next sibling */
-	struct doca_argp_cmd *live_prev, *live_next;
+	struct doca_argp_cmd *next;     /* next sibling */
+	LIST_ENTRY(doca_argp_cmd) live; /* in argp_ctx.live_cmds */
 };
 
 struct argp_context {
@@ -89,8 +90,8 @@ struct argp_context {
 	void (*exit_hook)(int status);
 	/* Every parameter and command not yet destroyed, registered or not, so
 	 * doca_argp_destroy frees what a failed registration left behind. */
-	struct doca_argp_param *live_params;
-	struct doca_argp_cmd *live_cmds;
+	LIST_HEAD(, doca_argp_param) live_params;
+	LIST_HEAD(, doca_argp_cmd) live_cmds;
 };
 
 extern struct argp_context argp_ctx;

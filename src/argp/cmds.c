@@ -20,10 +20,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_create(struct doca_argp_cmd **cmd)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "doca_argp_cmd_create: out of memory");
-	c->live_next = argp_ctx.live_cmds;
-	if (c->live_next)
-		c->live_next->live_prev = c;
-	argp_ctx.live_cmds = c;
+	LIST_INSERT_HEAD(&argp_ctx.live_cmds, c, live);
 	*cmd = c;
 	return DOCA_SUCCESS;
 }
@@ -46,12 +43,7 @@ void argp_cmd_free(struct doca_argp_cmd *cmd)
 			link = &(*link)->next;
 		*link = cmd->next;
 	}
-	if (cmd->live_prev)
-		cmd->live_prev->live_next = cmd->live_next;
-	else
-		argp_ctx.live_cmds = cmd->live_next;
-	if (cmd->live_next)
-		cmd->live_next->live_prev = cmd->live_prev;
+	LIST_REMOVE(cmd, live);
 	free(cmd->name);
 	free(cmd->description);
 	free(cmd);

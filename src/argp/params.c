@@ -22,10 +22,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_param_create(struct doca_argp_param **p
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "doca_argp_param_create: out of memory");
-	p->live_next = argp_ctx.live_params;
-	if (p->live_next)
-		p->live_next->live_prev = p;
-	argp_ctx.live_params = p;
+	LIST_INSERT_HEAD(&argp_ctx.live_params, p, live);
 	*param = p;
 	return DOCA_SUCCESS;
 }
@@ -39,12 +36,7 @@ void argp_param_free(struct doca_argp_param *param)
 			link = &(*link)->next;
 		*link = param->next;
 	}
-	if (param->live_prev)
-		param->live_prev->live_next = param->live_next;
-	else
-		argp_ctx.live_params = param->live_next;
-	if (param->live_next)
-		param->live_next->live_prev = param->live_prev;
+	LIST_REMOVE(param, live);
 	free(param->short_name);
 	free(param->long_name);
 	free(param->arguments);
