@@ -30,11 +30,8 @@
 #include <doca_pe.h>
 #include <doca_rdma.h>
 
-#include "core/blob.h"
-#include "rdma/rdma.h"
-#include "unit/testing.h"
+#include "unit/rdma_side.h"
 
-#define INFO_ADDR 56            /* the transport address in the connection info (docs/wire.md) */
 #define PROBE_SECONDS 20        /* a probe that takes longer hangs */
 #define PROBE_PROGRESS_MS 30    /* how long an accepted probe keeps progressing */
 #define CONTROL_PROGRESS_MS 500 /* the undamaged probe: long enough for UCX's wireup */
@@ -175,21 +172,6 @@ static void run_probe(const uint8_t *blob, size_t len, const char *what, int pro
 	}
 }
 
-/* A copy of the blob whose transport address byte `at` is `value`, sealed again. */
-static uint8_t *damaged(const uint8_t *blob, size_t len, size_t at, uint8_t value)
-{
-	uint8_t *copy = malloc(len);
-	const uint8_t *info;
-	size_t info_len;
-
-	assert_non_null(copy);
-	memcpy(copy, blob, len);
-	assert_doca_ok(rdma_conn_blob_check(copy, len, &info, &info_len));
-	copy[(size_t)(info - copy) + INFO_ADDR + at] = value;
-	sdoca_blob_seal(copy, SDOCA_BLOB_RDMA_CONNECTION, len - SDOCA_BLOB_HEADER_SIZE);
-	return copy;
-}
-
 static void crafted_addresses(const char *transport, bool live_target)
 {
 	static const uint8_t masks[] = { 0x01, 0x02, 0x80, 0xff };
@@ -214,7 +196,7 @@ static void crafted_addresses(const char *transport, bool live_target)
 	read_all(blob_pipe[0], blob, len);
 	close(blob_pipe[0]);
 	assert_doca_ok(rdma_conn_blob_check(blob, len, &info, &info_len));
-	addr_len = info_len - INFO_ADDR;
+	addr_len = info_len - RDMA_INFO_ADDR;
 	run_probe(blob, len, "no damage", CONTROL_PROGRESS_MS, &t);
 	assert_int_equal(t.accepted, 1);
 	if (!live_target)
@@ -222,7 +204,8 @@ static void crafted_addresses(const char *transport, bool live_target)
 
 	for (size_t at = 0; at < addr_len; at++) {
 		for (size_t m = 0; m < SDOCA_ARRAY_SIZE(masks); m++) {
-			uint8_t *bad = damaged(blob, len, at, info[INFO_ADDR + at] ^ masks[m]);
+			uint8_t *bad = rdma_blob_with_address_byte(
+			        blob, len, at, info[RDMA_INFO_ADDR + at] ^ masks[m]);
 
 			snprintf(what, sizeof(what), "byte %zu ^ 0x%02x", at, masks[m]);
 			run_probe(bad, len, what, PROBE_PROGRESS_MS, &t);
@@ -233,7 +216,7 @@ static void crafted_addresses(const char *transport, bool live_target)
 	for (int i = 0; i < RANDOM_PROBES; i++) {
 		size_t at = (size_t)rand() % addr_len;
 		uint8_t value = (uint8_t)rand();
-		uint8_t *bad = damaged(blob, len, at, value);
+		uint8_t *bad = rdma_blob_with_address_byte(blob, len, at, value);
 
 		snprintf(what, sizeof(what), "byte %zu = 0x%02x", at, value);
 		run_probe(bad, len, what, PROBE_PROGRESS_MS, &t);

@@ -10,13 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_buf_inventory.h>
-#include <doca_ctx.h>
-#include <doca_mmap.h>
 #include <doca_pe.h>
-#include <doca_rdma.h>
 
-#include "unit/testing.h"
+#include "unit/rdma_side.h"
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
 #define NUM_SIGNALS (sizeof(crash_signals) / sizeof(crash_signals[0]))
@@ -53,42 +49,13 @@ static void install_own(void)
 		assert_int_equal(sigaction(crash_signals[i], &sa, NULL), 0);
 }
 
-struct side {
-	struct doca_rdma *rdma;
-	struct doca_rdma_connection *conn;
-	const void *blob;
-	size_t len;
-};
-
-static void start_side(struct doca_dev *dev, struct doca_pe *pe, struct side *s)
-{
-	assert_doca_ok(doca_rdma_create(dev, &s->rdma));
-	assert_doca_ok(doca_rdma_set_permissions(s->rdma, DOCA_ACCESS_FLAG_RDMA_WRITE));
-	assert_doca_ok(doca_pe_connect_ctx(pe, doca_rdma_as_ctx(s->rdma)));
-	assert_doca_ok(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
-	assert_doca_ok(doca_rdma_export(s->rdma, &s->blob, &s->len, &s->conn));
-}
-
-static void stop_side(struct doca_pe *pe, struct side *s)
-{
-	enum doca_ctx_states state = DOCA_CTX_STATE_RUNNING;
-	doca_error_t status = doca_ctx_stop(doca_rdma_as_ctx(s->rdma));
-
-	assert_true(status == DOCA_SUCCESS || status == DOCA_ERROR_IN_PROGRESS);
-	for (int i = 0; i < 1000000 && state != DOCA_CTX_STATE_IDLE; i++) {
-		doca_pe_progress(pe);
-		assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(s->rdma), &state));
-	}
-	assert_int_equal(state, DOCA_CTX_STATE_IDLE);
-	assert_doca_ok(doca_rdma_destroy(s->rdma));
-}
-
 /* Two contexts of this process connected to each other: UCX's context,
  * worker and endpoints all exist when this returns. */
-static void connect_pair(struct doca_dev *dev, struct doca_pe *pe, struct side *a, struct side *b)
+static void connect_pair(struct doca_dev *dev, struct doca_pe *pe, struct rdma_side *a,
+                         struct rdma_side *b)
 {
-	start_side(dev, pe, a);
-	start_side(dev, pe, b);
+	rdma_side_start(dev, pe, a);
+	rdma_side_start(dev, pe, b);
 	assert_doca_ok(doca_rdma_connect(a->rdma, b->blob, b->len, a->conn));
 	assert_doca_ok(doca_rdma_connect(b->rdma, a->blob, a->len, b->conn));
 }
@@ -97,7 +64,7 @@ static void handlers_stay(void **state)
 {
 	struct doca_dev *dev;
 	struct doca_pe *pe;
-	struct side a, b, c, d;
+	struct rdma_side a, b, c, d;
 
 	(void)state;
 	/* libucs loaded with this program; its handlers were gone at once. */
@@ -112,10 +79,10 @@ static void handlers_stay(void **state)
 	connect_pair(dev, pe, &a, &b);
 	assert_handlers(own_handler);
 	connect_pair(dev, pe, &c, &d);
-	stop_side(pe, &a);
-	stop_side(pe, &b);
-	stop_side(pe, &c);
-	stop_side(pe, &d);
+	rdma_side_stop(pe, &a);
+	rdma_side_stop(pe, &b);
+	rdma_side_stop(pe, &c);
+	rdma_side_stop(pe, &d);
 	assert_doca_ok(doca_pe_destroy(pe));
 	assert_doca_ok(doca_dev_close(dev));
 	assert_handlers(own_handler);
