@@ -30,6 +30,8 @@ static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 	enum doca_ctx_states prev = ctx->state;
 
 	ctx->state = next;
+	if (ctx->pe && (prev == DOCA_CTX_STATE_STOPPING) != (next == DOCA_CTX_STATE_STOPPING))
+		ctx->pe->num_stopping += next == DOCA_CTX_STATE_STOPPING ? 1 : -1;
 	SDOCA_DBG("%s context %p: %s -> %s", ctx->ops->name, (void *)ctx, state_name(prev),
 	          state_name(next));
 	if (ctx->state_cb)

@@ -134,10 +134,7 @@ static bool advance_contexts(struct doca_pe *pe)
 	              atomic_exchange(&pe->attention, false);
 	bool progressed = false;
 
-	/* A STOPPING context waits for frees, which raise no attention. */
-	for (struct doca_ctx *ctx = pe->ctxs; ctx && !needed; ctx = ctx->pe_next)
-		needed = ctx->state == DOCA_CTX_STATE_STOPPING;
-	if (!needed)
+	if (!needed && pe->num_stopping == 0)
 		return false;
 	for (struct doca_ctx *ctx = pe->ctxs, *next; ctx; ctx = next) {
 		next = ctx->pe_next;

@@ -32,6 +32,9 @@ struct doca_pe {
 	_Atomic bool attention; /* a context has a state change or failure to handle */
 	int event_fd;
 	size_t inflight;
+	/* Contexts in STOPPING: they wait for frees, which raise no attention,
+	 * so progress looks at them while there are any (no walk otherwise). */
+	unsigned int num_stopping;
 	bool in_progress; /* doca_pe_progress() is running (callbacks must not re-enter) */
 	enum doca_pe_event_mode event_mode;
 };

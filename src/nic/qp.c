@@ -270,6 +270,12 @@ static bool referenced(const struct nic_qp *qp)
 
 static void free_qp(struct nic_qp *qp)
 {
+	struct nic_qp **link = &qp->worker->ack_list;
+
+	while (*link && *link != qp)
+		link = &(*link)->ack_next;
+	if (*link)
+		*link = qp->ack_next;
 	qp->worker->qps[qp->wire_id] = NULL;
 	free(qp);
 }

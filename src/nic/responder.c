@@ -209,7 +209,11 @@ void nic_resp_defer_ack(struct nic_qp *qp, uint32_t seq)
 {
 	qp->ack_pending = true;
 	qp->ack_seq = seq;
-	qp->worker->acks_deferred = true;
+	if (!qp->on_ack_list) {
+		qp->on_ack_list = true;
+		qp->ack_next = qp->worker->ack_list;
+		qp->worker->ack_list = qp;
+	}
 	/* The application may not progress again: the service thread must look.
 	 * Loaded first (set under the lock held here): no locked op per write. */
 	if (atomic_load_explicit(&qp->worker->svc_asleep, memory_order_relaxed) &&
@@ -234,18 +238,17 @@ void nic_resp_flush_ack(struct nic_qp *qp)
 		answer(qp, NIC_OP_ACK, seq);
 }
 
-/* The payload is in place: complete the receive, release the key, ACK. */
-static void landed(struct nic_landing *l, doca_error_t status)
+/* The payload of m is in place: release the key (if held), complete the
+ * receive (if one was taken), ACK. */
+static void landed(struct nic_qp *qp, const struct nic_msg *m, const struct sdoca_key *held_key,
+                   struct nic_wqe *recv, doca_error_t status)
 {
-	struct nic_qp *qp = l->qp;
-
-	if (l->key_held)
-		sdoca_keys_release(&l->key);
-	if (l->recv)
-		finish_recv(qp, l->recv, &l->m,
-		            status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
+	if (held_key)
+		sdoca_keys_release(held_key);
+	if (recv)
+		finish_recv(qp, recv, m, status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
 	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
-		nic_resp_defer_ack(qp, l->m.seq);
+		nic_resp_defer_ack(qp, m->seq);
 	else if (status != DOCA_SUCCESS)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "a payload did not arrive");
 }
@@ -273,7 +276,7 @@ static void landing_done(void *arg, doca_error_t status)
 	struct nic_qp *qp = l->qp;
 
 	untrack(qp, l);
-	landed(l, status);
+	landed(qp, &l->m, l->key_held ? &l->key : NULL, l->recv, status);
 	free(l);
 	qp->placing = false;
 	nic_resp_drain(qp);
@@ -302,12 +305,21 @@ static struct nic_landing *new_landing(struct resp *r)
 /* Places the payload into iov, synchronously (eager) or by rendezvous. */
 static enum step_result place(struct resp *r, const struct xport_iov *iov, uint32_t iovcnt)
 {
-	struct nic_landing eager, *l;
+	struct nic_landing *l;
 	doca_error_t status;
 
-	/* An eager payload is copied before xport_rx_receive returns: no need to
-	 * keep its landing past this call (nor to allocate one per message). */
-	l = r->rx->rndv ? new_landing(r) : init_landing(&eager, r);
+	if (!r->rx->rndv) {
+		/* Eager: the bytes are here; copied before this returns, so no
+		 * landing to keep (the common small write or send). */
+		nic_dma_begin();
+		xport_rx_copy(r->qp->worker->xport, r->rx, iov, iovcnt);
+		nic_dma_end();
+		landed(r->qp, r->m, r->key_held ? &r->m->key : NULL, r->recv, DOCA_SUCCESS);
+		r->key_held = false;
+		r->recv = NULL;
+		return STEP_DONE;
+	}
+	l = new_landing(r);
 	if (!l) {
 		xport_rx_release(r->qp->worker->xport, r->rx);
 		return STEP_ERR_INTERNAL;
@@ -317,18 +329,15 @@ static enum step_result place(struct resp *r, const struct xport_iov *iov, uint3
 	status = xport_rx_receive(r->qp->worker->xport, r->rx, l->iov, iovcnt, landing_done, l,
 	                          &l->op);
 	nic_dma_end();
+	r->key_held = false; /* the landing owns the key and the receive now */
+	r->recv = NULL;
 	if (status == DOCA_ERROR_IN_PROGRESS) {
-		r->key_held = false; /* the landing owns the key and the receive now */
-		r->recv = NULL;
 		r->qp->placing = true;
 		track(r->qp, l);
 		return STEP_PLACING;
 	}
-	r->key_held = false;
-	r->recv = NULL;
-	landed(l, status);
-	if (l != &eager)
-		free(l);
+	landed(r->qp, &l->m, l->key_held ? &l->key : NULL, l->recv, status);
+	free(l);
 	return STEP_DONE;
 }
 
@@ -508,14 +517,20 @@ static bool hold(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx
 {
 	struct nic_held *h;
 
-	if (qp->num_held >= MAX_HELD || !(h = malloc(sizeof(*h)))) {
+	h = qp->num_held < MAX_HELD ? malloc(sizeof(*h)) : NULL;
+	if (h) {
+		h->rx = *rx;
+		if (!xport_rx_hold(&h->rx)) {
+			free(h);
+			h = NULL;
+		}
+	}
+	if (!h) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "too many requests waiting");
 		return false;
 	}
 	h->msg = *m;
-	h->rx = *rx;
-	xport_rx_hold(&h->rx);
 	if (front) {
 		h->next = qp->held_head;
 		qp->held_head = h;

@@ -219,7 +219,7 @@ bool nic_worker_progress(struct nic_worker *worker)
 		return false;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
-	if (worker->acks_deferred)
+	if (worker->ack_list)
 		nic_worker_flush_acks(worker);
 	/* Polls a few times while nothing arrives: the lock is then paid once per
 	 * few polls of an idle transport, not per poll. */
@@ -247,10 +247,14 @@ void nic_worker_app_sleeps(struct nic_worker *worker)
 
 void nic_worker_flush_acks(struct nic_worker *worker)
 {
-	for (uint32_t i = 0; i < worker->num_qp_slots; i++)
-		if (worker->qps[i])
-			nic_resp_flush_ack(worker->qps[i]);
-	worker->acks_deferred = false;
+	struct nic_qp *qp = worker->ack_list, *next;
+
+	worker->ack_list = NULL;
+	for (; qp; qp = next) {
+		next = qp->ack_next; /* a flush may defer again, onto the new list */
+		qp->on_ack_list = false;
+		nic_resp_flush_ack(qp);
+	}
 }
 
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)

@@ -283,15 +283,31 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 		.data = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ? NULL : data,
 		.len = length,
 		.rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0,
+		.persistent = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) != 0,
 		.desc = data,
 	};
 	bool hold = w->recv(w->recv_arg, header, header_length, &rx);
 
-	/* Holding needs a persistent payload; an eager one without FLAG_DATA is
-	 * copied by the receiver before returning, so it is never held. */
-	if (hold && (rx.rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA)))
+	/* Kept by UCX for us only when UCX lets us (xport_rx_hold copied the rest). */
+	if (hold && (rx.rndv || rx.persistent))
 		return UCS_INPROGRESS;
 	return UCS_OK;
+}
+
+bool xport_rx_hold(struct xport_rx *rx)
+{
+	if (!rx->rndv && !rx->persistent && rx->len > 0) {
+		void *copy = malloc(rx->len);
+
+		if (!copy)
+			return false;
+		memcpy(copy, rx->data, rx->len);
+		rx->data = copy;
+		rx->desc = copy;
+		rx->copied = true;
+	}
+	rx->held = true;
+	return true;
 }
 
 doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
@@ -306,7 +322,10 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 		              UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
 		.id = XPORT_AM_ID,
 		.cb = am_handler,
-		.flags = UCP_AM_FLAG_WHOLE_MSG | UCP_AM_FLAG_PERSISTENT_DATA,
+		/* Not UCP_AM_FLAG_PERSISTENT_DATA: on shared memory UCX then copies
+		 * every eager message into a descriptor (~100 instructions per
+		 * message, callgrind); the few held ones are copied by us. */
+		.flags = UCP_AM_FLAG_WHOLE_MSG,
 	};
 	struct xport_worker *w;
 	ucp_address_t *address;
@@ -613,11 +632,6 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
                               void *arg, struct xport_op **op)
 {
-	ucp_request_param_t param = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
-		.cb.recv_am = recv_done,
-		.datatype = ucp_dt_make_iov(),
-	};
 	void *buffer = (void *)iov;
 	size_t count = iovcnt;
 	void *desc = rx->desc;
@@ -625,10 +639,15 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 	if (op)
 		*op = NULL;
 	if (!rx->rndv) {
-		copy_to_iov(rx->data, rx->len, iov, iovcnt);
-		xport_rx_release(worker, rx);
+		xport_rx_copy(worker, rx, iov, iovcnt);
 		return DOCA_SUCCESS;
 	}
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
+		.cb.recv_am = recv_done,
+		.datatype = ucp_dt_make_iov(),
+	};
+
 	if (iovcnt == 1) {
 		param.datatype = ucp_dt_make_contig(1);
 		buffer = iov[0].base;
@@ -639,20 +658,31 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 	             "receive");
 }
 
+void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
+                   size_t iovcnt)
+{
+	copy_to_iov(rx->data, rx->len, iov, iovcnt);
+	if (rx->held) /* else UCX releases it when the callback returns */
+		xport_rx_release(worker, rx);
+	rx->desc = NULL;
+}
+
 void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
-	ucp_request_param_t param = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
-		.cb.recv_am = recv_done,
-	};
-
 	if (rx->desc && rx->rndv) {
+		ucp_request_param_t param = {
+			.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
+			.cb.recv_am = recv_done,
+		};
+
 		pthread_once(&sink_once, create_sink_datatype);
 		param.datatype = sink_datatype;
 		if (sink_datatype)
 			(void)track(
 			        ucp_am_recv_data_nbx(worker->ucp, rx->desc, NULL, rx->len, &param),
 			        dropped, NULL, NULL, "drop");
+	} else if (rx->desc && rx->copied) {
+		free(rx->desc);
 	} else if (rx->desc && rx->held) {
 		ucp_am_data_release(worker->ucp, rx->desc);
 	}

@@ -44,15 +44,16 @@ struct xport_rx {
 	const void *data; /* eager: the bytes; rendezvous: NULL */
 	size_t len;
 	bool rndv;
-	bool held;  /* kept past the receive callback (see xport_recv_fn) */
-	void *desc; /* transport handle, for receive/release */
+	bool persistent; /* eager bytes the transport lets us keep past the callback */
+	bool held;       /* kept past the receive callback (see xport_recv_fn) */
+	bool copied;     /* held eager bytes copied into desc (malloc'd) */
+	void *desc;      /* transport handle, for receive/release */
 };
 
-/* Marks a copy of rx that the receive callback keeps (it then returns true). */
-static inline void xport_rx_hold(struct xport_rx *rx)
-{
-	rx->held = true;
-}
+/* Marks a copy of rx that the receive callback keeps (it then returns true);
+ * eager bytes the transport does not let us keep are copied (the rare RNR
+ * path pays the copy, not every message). False: out of memory. */
+bool xport_rx_hold(struct xport_rx *rx);
 
 /* A message arrived. The callback either places or drops the payload before
  * returning false, or keeps a copy of rx marked with xport_rx_hold() and
@@ -106,6 +107,10 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
                               void *arg, struct xport_op **op);
+
+/* Copies an eager payload (!rx->rndv) into iov, synchronously. Consumes rx. */
+void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
+                   size_t iovcnt);
 
 /* Gives up on an operation in flight (its peer is lost or hung): done will
  * not be called, and the caller may reuse what the operation referred to. */
