@@ -181,7 +181,7 @@ struct nic_qp {
 	uint32_t num_held;
 	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;
-	bool on_ack_list;          /* on worker->ack_list (ack_pending may be cleared since) */
+	bool on_ack_list; /* on worker->ack_list (ack_pending may be cleared since) */
 	struct nic_qp *ack_next;
 	bool placing;                 /* a payload is still landing; later requests wait */
 	uint64_t read_bytes_leaving;  /* bytes of read responses the transport still sends */

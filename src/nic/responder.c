@@ -246,7 +246,8 @@ static void landed(struct nic_qp *qp, const struct nic_msg *m, const struct sdoc
 	if (held_key)
 		sdoca_keys_release(held_key);
 	if (recv)
-		finish_recv(qp, recv, m, status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
+		finish_recv(qp, recv, m,
+		            status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
 	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
 		nic_resp_defer_ack(qp, m->seq);
 	else if (status != DOCA_SUCCESS)
