@@ -197,17 +197,3 @@ SDOCA_EXPORT uint32_t sdoca_keys_live(void)
 	pthread_mutex_unlock(&table.lock);
 	return live;
 }
-
-SDOCA_EXPORT void sdoca_key_encode(const struct sdoca_key *key, uint8_t out[SDOCA_KEY_WIRE_SIZE])
-{
-	sdoca_put_le32(out, key->index);
-	sdoca_put_le32(out + 4, key->tag_hi);
-	sdoca_put_le64(out + 8, key->tag_lo);
-}
-
-SDOCA_EXPORT void sdoca_key_decode(const uint8_t in[SDOCA_KEY_WIRE_SIZE], struct sdoca_key *key)
-{
-	key->index = sdoca_get_le32(in);
-	key->tag_hi = sdoca_get_le32(in + 4);
-	key->tag_lo = sdoca_get_le64(in + 8);
-}

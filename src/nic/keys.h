@@ -18,6 +18,7 @@
 
 #include <doca_error.h>
 
+#include "core/bytes.h"
 #include "core/compiler.h"
 
 #define SDOCA_KEY_WIRE_SIZE 16
@@ -53,7 +54,20 @@ SDOCA_EXPORT void sdoca_keys_release(const struct sdoca_key *key);
 /* Number of keys registered and not revoked. */
 SDOCA_EXPORT uint32_t sdoca_keys_live(void);
 
-SDOCA_EXPORT void sdoca_key_encode(const struct sdoca_key *key, uint8_t out[SDOCA_KEY_WIRE_SIZE]);
-SDOCA_EXPORT void sdoca_key_decode(const uint8_t in[SDOCA_KEY_WIRE_SIZE], struct sdoca_key *key);
+/* The key's 16 bytes in blobs and message headers (inline: every request
+ * header carries one). */
+static inline void sdoca_key_encode(const struct sdoca_key *key, uint8_t out[SDOCA_KEY_WIRE_SIZE])
+{
+	sdoca_put_le32(out, key->index);
+	sdoca_put_le32(out + 4, key->tag_hi);
+	sdoca_put_le64(out + 8, key->tag_lo);
+}
+
+static inline void sdoca_key_decode(const uint8_t in[SDOCA_KEY_WIRE_SIZE], struct sdoca_key *key)
+{
+	key->index = sdoca_get_le32(in);
+	key->tag_hi = sdoca_get_le32(in + 4);
+	key->tag_lo = sdoca_get_le64(in + 8);
+}
 
 #endif /* SDOCA_NIC_KEYS_H_ */
