@@ -12,13 +12,14 @@
 # of its receive dispatch (ucp_am_handler, which includes softdoca's
 # handler for softdoca).
 #
-#   bench/instructions.sh [BUILD_DIR] [OP ...]   (default build/, write send read)
+#   bench/instructions.sh [BUILD_DIR] [OP ...]   (default build/, write send: the
+#   ping-pong operations; a read target serves outside the ping-pong loop)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
 shift || true
-OPS=${*:-write send read}
+OPS=${*:-write send}
 PERF=$BUILD/tools/softdoca-perf
 N=${N:-20000}
 TMP=$(mktemp -d)
