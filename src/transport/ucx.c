@@ -296,15 +296,17 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 
 bool xport_rx_hold(struct xport_rx *rx)
 {
-	if (!rx->rndv && !rx->persistent && rx->len > 0) {
-		void *copy = malloc(rx->len);
+	if (!rx->rndv && !rx->persistent) {
+		/* UCX reuses these bytes when the callback returns: keep a copy
+		 * (none for an empty payload), which desc then names. */
+		void *copy = rx->len > 0 ? malloc(rx->len) : NULL;
 
-		if (!copy)
+		if (rx->len > 0 && !copy)
 			return false;
-		memcpy(copy, rx->data, rx->len);
+		if (copy)
+			memcpy(copy, rx->data, rx->len);
 		rx->data = copy;
 		rx->desc = copy;
-		rx->copied = true;
 	}
 	rx->held = true;
 	return true;
@@ -681,10 +683,11 @@ void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
 			(void)track(
 			        ucp_am_recv_data_nbx(worker->ucp, rx->desc, NULL, rx->len, &param),
 			        dropped, NULL, NULL, "drop");
-	} else if (rx->desc && rx->copied) {
-		free(rx->desc);
 	} else if (rx->desc && rx->held) {
-		ucp_am_data_release(worker->ucp, rx->desc);
+		if (rx->persistent)
+			ucp_am_data_release(worker->ucp, rx->desc);
+		else
+			free(rx->desc); /* xport_rx_hold's copy */
 	}
 	/* An eager payload not held is released by UCX when the callback returns. */
 	rx->desc = NULL;

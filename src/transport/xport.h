@@ -46,8 +46,7 @@ struct xport_rx {
 	bool rndv;
 	bool persistent; /* eager bytes the transport lets us keep past the callback */
 	bool held;       /* kept past the receive callback (see xport_recv_fn) */
-	bool copied;     /* held eager bytes copied into desc (malloc'd) */
-	void *desc;      /* transport handle, for receive/release */
+	void *desc;      /* transport handle (held and not persistent: our copy) */
 };
 
 /* Marks a copy of rx that the receive callback keeps (it then returns true);

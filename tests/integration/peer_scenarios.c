@@ -751,7 +751,7 @@ static void wait_rnr(struct peer *p, uint64_t n)
 
 static void rnr_server(struct peer *p)
 {
-	struct posted_recv recv[3];
+	struct posted_recv recv[4];
 
 	server_prepare(p, MiB, all_rdma);
 	oob_accept(p);
@@ -761,7 +761,8 @@ static void rnr_server(struct peer *p)
 	post_recv(p, &recv[0], peer_buf(p, p->mmap, p->mem + 4096, 4096, 0));
 	post_recv(p, &recv[1], peer_buf(p, p->mmap, p->mem + 8192, 4096, 0));
 	post_recv(p, &recv[2], NULL);
-	for (int i = 0; i < 3; i++)
+	post_recv(p, &recv[3], NULL);
+	for (int i = 0; i < 4; i++)
 		peer_wait(p, &recv[i].r, WAIT_MS);
 	check_recv(&recv[0], DOCA_RDMA_OPCODE_RECV_SEND, 100, false, 0, "late send");
 	expect_pattern(p->mem + 4096, 100, 80, "late send data");
@@ -770,7 +771,8 @@ static void rnr_server(struct peer *p)
 	check_recv(&recv[2], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x42,
 	           "late write-imm");
 	expect_pattern(p->mem, 64, 81, "late write-imm data");
-	for (int i = 0; i < 3; i++)
+	check_recv(&recv[3], DOCA_RDMA_OPCODE_RECV_SEND, 0, false, 0, "late empty send");
+	for (int i = 0; i < 4; i++)
 		free_recv(&recv[i]);
 	report(p, 0, "OK");
 	oob_expect(p->oob[0], "bye", WAIT_MS);
@@ -779,11 +781,11 @@ static void rnr_server(struct peer *p)
 
 static void rnr_client(struct peer *p)
 {
-	struct doca_rdma_task_send *send;
+	struct doca_rdma_task_send *send, *empty;
 	struct doca_rdma_task_send_imm *send_imm;
 	struct doca_rdma_task_write_imm *write_imm;
 	struct doca_buf *a, *b, *c, *d;
-	struct result r[3];
+	struct result r[4];
 
 	client_prepare(p, MiB);
 	handshake(p, 0);
@@ -802,16 +804,22 @@ static void rnr_client(struct peer *p)
 	                                             result_data(&r[2]), &write_imm));
 	CHECK(doca_task_submit(doca_rdma_task_send_as_task(send)));
 	CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(send_imm)));
+	/* An empty payload held for a receive (nothing to copy while it waits). */
+	CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], NULL, result_data(&r[3]),
+	                                        &empty));
 	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(write_imm)));
+	CHECK(doca_task_submit(doca_rdma_task_send_as_task(empty)));
 	report(p, 0, "submitted");
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		peer_wait(p, &r[i], WAIT_MS);
 		expect_status(&r[i], DOCA_SUCCESS, "send after RNR wait");
 	}
-	EXPECT(r[0].order < r[1].order && r[1].order < r[2].order, "completions out of order");
+	EXPECT(r[0].order < r[1].order && r[1].order < r[2].order && r[2].order < r[3].order,
+	       "completions out of order");
 	doca_task_free(doca_rdma_task_send_as_task(send));
 	doca_task_free(doca_rdma_task_send_imm_as_task(send_imm));
 	doca_task_free(doca_rdma_task_write_imm_as_task(write_imm));
+	doca_task_free(doca_rdma_task_send_as_task(empty));
 	put(a);
 	put(b);
 	put(c);
