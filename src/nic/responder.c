@@ -70,10 +70,34 @@ static const struct {
 	                        "payload could not be placed" },
 };
 
+/* The responder's steps (steps[] below names them for the log). */
+enum step {
+	CHECK_OPCODE,
+	CHECK_RESOURCES,
+	CHECK_LENGTH,
+	CHECK_RKEY,
+	EXECUTE_WRITE,
+	EXECUTE_SEND,
+	RESPOND_READ,
+	RESPOND_ATOMIC,
+};
+
+/* What each request opcode needs: the steps that apply to it, in rxe's
+ * order (the last one executes), and its traits. One table lookup per
+ * request instead of a test per step whether the step applies. */
+struct op_rule {
+	uint32_t access;    /* what the connection and the key must allow */
+	bool consumes_recv; /* takes a posted receive */
+	bool places;        /* its payload lands in target memory */
+	uint8_t num_steps;
+	uint8_t steps[4];
+};
+
 /* A request being worked on. */
 struct resp {
 	struct nic_qp *qp;
 	const struct nic_msg *m;
+	const struct op_rule *rule;
 	struct xport_rx *rx;
 	struct sdoca_key_region region;
 	bool key_held;
@@ -101,38 +125,15 @@ static void answer(struct nic_qp *qp, uint8_t opcode, uint32_t seq)
 	nic_qp_send_control(qp, &a);
 }
 
-static uint32_t needed_access(uint8_t opcode)
-{
-	switch (opcode) {
-	case NIC_OP_WRITE:
-	case NIC_OP_WRITE_IMM:
-		return DOCA_ACCESS_FLAG_RDMA_WRITE;
-	case NIC_OP_READ:
-		return DOCA_ACCESS_FLAG_RDMA_READ;
-	case NIC_OP_ATOMIC_FA:
-	case NIC_OP_ATOMIC_CS:
-		return DOCA_ACCESS_FLAG_RDMA_ATOMIC;
-	default:
-		return 0;
-	}
-}
-
-static bool consumes_recv(uint8_t opcode)
-{
-	return opcode == NIC_OP_SEND || opcode == NIC_OP_SEND_IMM || opcode == NIC_OP_WRITE_IMM;
-}
-
 static enum step_result check_opcode(struct resp *r)
 {
-	uint32_t need = needed_access(r->m->opcode);
+	uint32_t need = r->rule->access;
 
 	return (r->qp->attr.access & need) == need ? STEP_NEXT : STEP_ERR_ACCESS;
 }
 
 static enum step_result check_resources(struct resp *r)
 {
-	if (!consumes_recv(r->m->opcode))
-		return STEP_NEXT;
 	return r->qp->srq->head ? STEP_NEXT : STEP_WAIT_RECV;
 }
 
@@ -147,20 +148,16 @@ static uint64_t recv_capacity(const struct nic_wqe *recv)
 
 static enum step_result check_length(struct resp *r)
 {
-	uint8_t op = r->m->opcode;
-
-	if (op != NIC_OP_SEND && op != NIC_OP_SEND_IMM)
-		return STEP_NEXT;
 	return r->m->len <= recv_capacity(r->qp->srq->head) ? STEP_NEXT : STEP_ERR_LENGTH;
 }
 
 static enum step_result check_rkey(struct resp *r)
 {
 	const struct nic_msg *m = r->m;
+	uint32_t need = r->rule->access;
 	uint64_t start, end;
 
-	if (!nic_op_has_rkey(m->opcode) ||
-	    (m->len == 0 && needed_access(m->opcode) != DOCA_ACCESS_FLAG_RDMA_ATOMIC))
+	if (m->len == 0 && need != DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 		return STEP_NEXT; /* zero-length RDMA needs no key, as on hardware */
 	if (sdoca_keys_acquire(&m->key, &r->region) != DOCA_SUCCESS)
 		return STEP_ERR_ACCESS;
@@ -170,9 +167,9 @@ static enum step_result check_rkey(struct resp *r)
 	if (r->region.kind != SDOCA_KEY_MMAP || m->raddr < start || m->raddr > end ||
 	    m->len > end - m->raddr)
 		return STEP_ERR_ACCESS;
-	if ((r->region.access & needed_access(m->opcode)) == 0)
+	if ((r->region.access & need) == 0)
 		return STEP_ERR_ACCESS;
-	if (needed_access(m->opcode) == DOCA_ACCESS_FLAG_RDMA_ATOMIC && (m->raddr % 8) != 0)
+	if (need == DOCA_ACCESS_FLAG_RDMA_ATOMIC && (m->raddr % 8) != 0)
 		return STEP_ERR_INVALID;
 	return STEP_NEXT;
 }
@@ -428,27 +425,21 @@ static enum step_result respond_atomic(struct resp *r)
 	return STEP_DONE;
 }
 
-static enum step_result execute(struct resp *r)
+static enum step_result execute_write(struct resp *r)
+{
+	struct xport_iov iov = { (void *)(uintptr_t)r->m->raddr, r->m->len };
+
+	if (r->rule->consumes_recv) /* write with immediate */
+		r->recv = take_recv(r->qp->srq);
+	return place(r, &iov, r->m->len ? 1 : 0);
+}
+
+static enum step_result execute_send(struct resp *r)
 {
 	struct xport_iov iov[NIC_MAX_SGE];
-	const struct nic_msg *m = r->m;
 
-	if (consumes_recv(m->opcode))
-		r->recv = take_recv(r->qp->srq);
-	switch (m->opcode) {
-	case NIC_OP_WRITE:
-	case NIC_OP_WRITE_IMM:
-		iov[0].base = (void *)(uintptr_t)m->raddr;
-		iov[0].len = m->len;
-		return place(r, iov, m->len ? 1 : 0);
-	case NIC_OP_SEND:
-	case NIC_OP_SEND_IMM:
-		return place(r, iov, recv_iov(r->recv, m->len, iov));
-	case NIC_OP_READ:
-		return respond_read(r);
-	default:
-		return respond_atomic(r);
-	}
+	r->recv = take_recv(r->qp->srq);
+	return place(r, iov, recv_iov(r->recv, r->m->len, iov));
 }
 
 typedef enum step_result (*step_fn)(struct resp *r);
@@ -457,10 +448,42 @@ static const struct {
 	const char *name;
 	step_fn fn;
 } steps[] = {
-	{ "check_opcode", check_opcode }, { "check_resources", check_resources },
-	{ "check_length", check_length }, { "check_rkey", check_rkey },
-	{ "execute", execute },
+	[CHECK_OPCODE] = { "check_opcode", check_opcode },
+	[CHECK_RESOURCES] = { "check_resources", check_resources },
+	[CHECK_LENGTH] = { "check_length", check_length },
+	[CHECK_RKEY] = { "check_rkey", check_rkey },
+	[EXECUTE_WRITE] = { "execute", execute_write },
+	[EXECUTE_SEND] = { "execute", execute_send },
+	[RESPOND_READ] = { "execute", respond_read },
+	[RESPOND_ATOMIC] = { "execute", respond_atomic },
 };
+
+/* The steps of each request opcode; the last one executes. */
+#define RULE(access, consumes_recv, places, ...)                                   \
+	{                                                                          \
+		access, consumes_recv, places, sizeof((uint8_t[]){ __VA_ARGS__ }), \
+		{                                                                  \
+			__VA_ARGS__                                                \
+		}                                                                  \
+	}
+#define WRITE DOCA_ACCESS_FLAG_RDMA_WRITE
+#define ATOMIC DOCA_ACCESS_FLAG_RDMA_ATOMIC
+
+static const struct op_rule rules[] = {
+	[NIC_OP_WRITE] = RULE(WRITE, false, true, CHECK_OPCODE, CHECK_RKEY, EXECUTE_WRITE),
+	[NIC_OP_WRITE_IMM] =
+	        RULE(WRITE, true, true, CHECK_OPCODE, CHECK_RESOURCES, CHECK_RKEY, EXECUTE_WRITE),
+	[NIC_OP_SEND] = RULE(0, true, true, CHECK_RESOURCES, CHECK_LENGTH, EXECUTE_SEND),
+	[NIC_OP_SEND_IMM] = RULE(0, true, true, CHECK_RESOURCES, CHECK_LENGTH, EXECUTE_SEND),
+	[NIC_OP_READ] = RULE(DOCA_ACCESS_FLAG_RDMA_READ, false, false, CHECK_OPCODE, CHECK_RKEY,
+	                     RESPOND_READ),
+	[NIC_OP_ATOMIC_FA] = RULE(ATOMIC, false, false, CHECK_OPCODE, CHECK_RKEY, RESPOND_ATOMIC),
+	[NIC_OP_ATOMIC_CS] = RULE(ATOMIC, false, false, CHECK_OPCODE, CHECK_RKEY, RESPOND_ATOMIC),
+};
+
+#undef RULE
+#undef WRITE
+#undef ATOMIC
 
 /* Drops the payload of a refused request without touching target memory. */
 static void refuse(struct resp *r, enum step_result error, const char *step)
@@ -489,24 +512,25 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
 }
 
-/* Runs the steps; the request's payload is consumed unless it must wait. */
+/* Runs the request's steps; its payload is consumed unless it must wait.
+ * Only requests reach here (nic_op_is_request, checked by the worker). */
 static enum step_result run(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	struct resp r = { .qp = qp, .m = m, .rx = rx };
+	struct resp r = { .qp = qp, .m = m, .rule = &rules[m->opcode], .rx = rx };
 
-	for (size_t i = 0; i < SDOCA_ARRAY_SIZE(steps); i++) {
-		enum step_result res = steps[i].fn(&r);
+	for (uint8_t i = 0; i < r.rule->num_steps; i++) {
+		enum step step = r.rule->steps[i];
+		enum step_result res = steps[step].fn(&r);
 
 		if (res == STEP_NEXT)
 			continue;
 		if (res == STEP_DONE || res == STEP_PLACING) {
 			qp->counters.requests_served++;
-			if (m->opcode != NIC_OP_READ && nic_op_is_request(m->opcode) &&
-			    m->opcode != NIC_OP_ATOMIC_FA && m->opcode != NIC_OP_ATOMIC_CS)
+			if (r.rule->places)
 				qp->counters.bytes_placed += m->len;
 		}
 		if (res >= STEP_ERR_ACCESS) {
-			refuse(&r, res, steps[i].name);
+			refuse(&r, res, steps[step].name);
 			return STEP_DONE;
 		}
 		return res;
