@@ -54,6 +54,14 @@ build_release() {
 	configure_build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 }
 
+# The build users run (optimised, link-time optimised): the code the
+# sanitized builds do not compile.
+test_release() {
+	build_release
+	log "the whole test suite on the release build (build/)"
+	(cd build && ctest --output-on-failure -j "$JOBS" --timeout 600)
+}
+
 test_sanitized() {
 	log "ASan+UBSan build and the whole test suite (build-asan/)"
 	configure_build build-asan -DCMAKE_BUILD_TYPE=Debug -DSOFTDOCA_SANITIZE=address,undefined
@@ -111,6 +119,7 @@ test)
 	# One after the other, not in an && list: set -e is off inside such a list.
 	deps
 	format_check
+	test_release
 	test_sanitized
 	fuzz
 	;;
