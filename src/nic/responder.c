@@ -70,7 +70,7 @@ static const struct {
 	                        "payload could not be placed" },
 };
 
-/* The responder's steps (steps[] below names them for the log). */
+/* The responder's steps (step_names[] below names them for the log). */
 enum step {
 	CHECK_OPCODE,
 	CHECK_RESOURCES,
@@ -442,21 +442,36 @@ static enum step_result execute_send(struct resp *r)
 	return place(r, iov, recv_iov(r->recv, r->m->len, iov));
 }
 
-typedef enum step_result (*step_fn)(struct resp *r);
-
-static const struct {
-	const char *name;
-	step_fn fn;
-} steps[] = {
-	[CHECK_OPCODE] = { "check_opcode", check_opcode },
-	[CHECK_RESOURCES] = { "check_resources", check_resources },
-	[CHECK_LENGTH] = { "check_length", check_length },
-	[CHECK_RKEY] = { "check_rkey", check_rkey },
-	[EXECUTE_WRITE] = { "execute", execute_write },
-	[EXECUTE_SEND] = { "execute", execute_send },
-	[RESPOND_READ] = { "execute", respond_read },
-	[RESPOND_ATOMIC] = { "execute", respond_atomic },
+static const char *const step_names[] = {
+	[CHECK_OPCODE] = "check_opcode", [CHECK_RESOURCES] = "check_resources",
+	[CHECK_LENGTH] = "check_length", [CHECK_RKEY] = "check_rkey",
+	[EXECUTE_WRITE] = "execute",     [EXECUTE_SEND] = "execute",
+	[RESPOND_READ] = "execute",      [RESPOND_ATOMIC] = "execute",
 };
+
+/* A switch, not a table of function pointers: the steps inline into run(). */
+static enum step_result do_step(enum step step, struct resp *r)
+{
+	switch (step) {
+	case CHECK_OPCODE:
+		return check_opcode(r);
+	case CHECK_RESOURCES:
+		return check_resources(r);
+	case CHECK_LENGTH:
+		return check_length(r);
+	case CHECK_RKEY:
+		return check_rkey(r);
+	case EXECUTE_WRITE:
+		return execute_write(r);
+	case EXECUTE_SEND:
+		return execute_send(r);
+	case RESPOND_READ:
+		return respond_read(r);
+	case RESPOND_ATOMIC:
+		return respond_atomic(r);
+	}
+	return STEP_ERR_INVALID;
+}
 
 /* The steps of each request opcode; the last one executes. */
 #define RULE(access, consumes_recv, places, ...)                                   \
@@ -520,7 +535,7 @@ static enum step_result run(struct nic_qp *qp, const struct nic_msg *m, struct x
 
 	for (uint8_t i = 0; i < r.rule->num_steps; i++) {
 		enum step step = r.rule->steps[i];
-		enum step_result res = steps[step].fn(&r);
+		enum step_result res = do_step(step, &r);
 
 		if (res == STEP_NEXT)
 			continue;
@@ -530,7 +545,7 @@ static enum step_result run(struct nic_qp *qp, const struct nic_msg *m, struct x
 				qp->counters.bytes_placed += m->len;
 		}
 		if (res >= STEP_ERR_ACCESS) {
-			refuse(&r, res, steps[step].name);
+			refuse(&r, res, step_names[step]);
 			return STEP_DONE;
 		}
 		return res;
