@@ -12,19 +12,11 @@
 
 SDOCA_LOG_MODULE(wire);
 
-#define COMMON 24
-#define RDMA_EXT (COMMON + SDOCA_KEY_WIRE_SIZE + 8) /* key + remote address */
+#define COMMON NIC_WIRE_COMMON
+#define RDMA_EXT NIC_WIRE_RDMA_EXT
+#define ACK_EXT NIC_WIRE_ACK_EXT
 
-/* Where the opcode-specific fields sit, and the header size. */
-struct layout {
-	const char *name;
-	uint8_t size;
-	uint8_t imm_at;   /* 0: none */
-	uint8_t operands; /* atomic operands after the RDMA extension */
-	uint8_t payload;  /* 1: the length field is the payload length */
-};
-
-static const struct layout layouts[] = {
+const struct nic_wire_layout nic_wire_layouts[NIC_WIRE_OPCODES] = {
 	[NIC_OP_WRITE] = { "WRITE", RDMA_EXT, 0, 0, 1 },
 	[NIC_OP_WRITE_IMM] = { "WRITE_IMM", RDMA_EXT + 8, RDMA_EXT, 0, 1 },
 	[NIC_OP_SEND] = { "SEND", COMMON, 0, 0, 1 },
@@ -41,70 +33,34 @@ static const struct layout layouts[] = {
 	[NIC_OP_DISCONNECT] = { "DISCONNECT", COMMON, 0, 0, 0 },
 };
 
-#define ACK_EXT 8 /* a piggybacked ACK: sequence + padding */
-
 _Static_assert(RDMA_EXT + 16 + ACK_EXT <= NIC_WIRE_MAX_HDR,
                "largest header must fit NIC_WIRE_MAX_HDR");
 
-static const struct layout *layout_of(uint8_t opcode)
+static const struct nic_wire_layout *layout_of(uint8_t opcode)
 {
-	if (opcode >= SDOCA_ARRAY_SIZE(layouts) || layouts[opcode].size == 0)
+	if (opcode >= NIC_WIRE_OPCODES || nic_wire_layouts[opcode].size == 0)
 		return NULL;
-	return &layouts[opcode];
+	return &nic_wire_layouts[opcode];
 }
 
 size_t nic_wire_header_size(uint8_t opcode)
 {
-	const struct layout *l = layout_of(opcode);
+	const struct nic_wire_layout *l = layout_of(opcode);
 
 	return l ? l->size : 0;
 }
 
 const char *nic_opcode_name(uint8_t opcode)
 {
-	const struct layout *l = layout_of(opcode);
+	const struct nic_wire_layout *l = layout_of(opcode);
 
 	return l ? l->name : "UNKNOWN";
-}
-
-size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
-{
-	const struct layout *l = layout_of(m->opcode);
-	bool ack = m->has_ack && nic_op_is_request(m->opcode);
-
-	/* The whole buffer, a constant size: a few vector stores, no call. */
-	memset(out, 0, NIC_WIRE_MAX_HDR);
-	out[0] = NIC_WIRE_VERSION;
-	out[1] = m->opcode;
-	if (ack) {
-		sdoca_put_le16(out + 2, NIC_FLAG_ACK);
-		sdoca_put_le32(out + l->size, m->ack_seq);
-	}
-	sdoca_put_le32(out + 4, m->qp);
-	sdoca_put_le32(out + 8, m->seq);
-	sdoca_put_le32(out + 12, m->len);
-	sdoca_put_le64(out + 16, m->token);
-	if (nic_op_has_rkey(m->opcode)) {
-		sdoca_key_encode(&m->key, out + COMMON);
-		sdoca_put_le64(out + COMMON + SDOCA_KEY_WIRE_SIZE, m->raddr);
-	}
-	if (l->imm_at)
-		memcpy(out + l->imm_at, m->imm, sizeof(m->imm));
-	if (l->operands >= 1)
-		sdoca_put_le64(out + RDMA_EXT, m->operand1);
-	if (l->operands == 2)
-		sdoca_put_le64(out + RDMA_EXT + 8, m->operand2);
-	if (m->opcode == NIC_OP_NAK)
-		sdoca_put_le32(out + COMMON, m->syndrome);
-	if (m->opcode == NIC_OP_ATOMIC_RESP)
-		sdoca_put_le64(out + COMMON, m->value);
-	return l->size + (ack ? ACK_EXT : 0);
 }
 
 doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len, struct nic_msg *m)
 {
 	const uint8_t *p = hdr;
-	const struct layout *l;
+	const struct nic_wire_layout *l;
 	uint16_t flags;
 	size_t size;
 
