@@ -10,7 +10,10 @@
 # For UCX's own share, both softdoca and ucx_perftest ucp_am_lat are also
 # given as the inclusive cost per call of UCX's send (ucp_am_send_nbx) and
 # of its receive dispatch (ucp_am_handler, which includes softdoca's
-# handler for softdoca).
+# handler for softdoca), and softdoca's doca_task_submit per call (down to
+# UCX's send). The per-call numbers do not depend on how often the target
+# polled while it waited (which the iteration totals include, and which grows
+# when the machine is busy).
 #
 #   bench/instructions.sh [BUILD_DIR] [OP ...]   (default build/, write send: the
 #   ping-pong operations; a read target serves outside the ping-pong loop)
@@ -47,7 +50,7 @@ per_call() {
 			/^ *[0-9,]+ .* < .*\([0-9,]+x\)/ {
 				c = $1; gsub(",", "", c); k = $0; sub(/.*\(/, "", k); sub(/x\).*/, "", k);
 				gsub(",", "", k); cost += c; calls += k; next }
-			$0 ~ "\\* +[^ ]*:" f " " { if (calls) printf "%d", cost / calls; found = 1; exit }
+			$0 ~ "\\* +[^ ]*:" f "( |$)" { if (calls) printf "%d", cost / calls; found = 1; exit }
 			/^$/ { cost = 0; calls = 0 }
 			END { if (!found) printf "-" }'
 }
@@ -59,7 +62,7 @@ calls() {
 			/^ *[0-9,]+ .* < .*\([0-9,]+x\)/ {
 				k = $0; sub(/.*\(/, "", k); sub(/x\).*/, "", k); gsub(",", "", k);
 				calls += k; next }
-			$0 ~ "\\* +[^ ]*:" f " " { printf "%.1f", calls / n; found = 1; exit }
+			$0 ~ "\\* +[^ ]*:" f "( |$)" { printf "%.1f", calls / n; found = 1; exit }
 			/^$/ { calls = 0 }
 			END { if (!found) printf "-" }'
 }
@@ -93,7 +96,8 @@ for op in $OPS; do
 	wait_for "$TMP/srv.log" "waiting for a client"
 	taskset -c 1 "$PERF" -p $PORT --transport shm --lat -t "$op" -n "$N" 127.0.0.1 >/dev/null 2>&1
 	wait $srv
-	printf "%-22s send %s  receive %s  iteration: %s (%s transport polls)\n" "softdoca $op" \
-		"$(per_call "$TMP/$op" ucp_am_send_nbx)" "$(per_call "$TMP/$op" ucp_am_handler)" \
+	printf "%-22s send %s  receive %s  doca_task_submit %s  iteration: %s (%s transport polls)\n" \
+		"softdoca $op" "$(per_call "$TMP/$op" ucp_am_send_nbx)" \
+		"$(per_call "$TMP/$op" ucp_am_handler)" "$(per_call "$TMP/$op" doca_task_submit)" \
 		"$(by_object "$TMP/$op")" "$(calls "$TMP/$op" ucp_worker_progress)"
 done
