@@ -663,7 +663,10 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
                    size_t iovcnt)
 {
-	copy_to_iov(rx->data, rx->len, iov, iovcnt);
+	if (iovcnt == 1) /* the common write: iov[0] is exactly rx->len bytes */
+		memcpy(iov[0].base, rx->data, rx->len);
+	else
+		copy_to_iov(rx->data, rx->len, iov, iovcnt);
 	if (rx->held) /* else UCX releases it when the callback returns */
 		xport_rx_release(worker, rx);
 	rx->desc = NULL;
