@@ -17,30 +17,36 @@ fail() {
 	failed=1
 }
 
-# A free TCP port for one server (the server reports a port in use itself).
-port() { echo $((20000 + (RANDOM % 20000))); }
+# server_port LOG PID: the port a server started with -p 0 listens on, once it
+# says so (empty if it exits first). The kernel picks a free port: no clash
+# with the ports of tests running alongside.
+server_port() {
+	local p
+	for _ in $(seq 200); do
+		p=$(sed -n 's/.*waiting for a client on port \([0-9]*\).*/\1/p' "$1" 2>/dev/null)
+		[ -n "$p" ] && { echo "$p"; return; }
+		kill -0 "$2" 2>/dev/null || return
+		read -r -t 0.05 <> <(:) || true
+	done
+}
 
 # run_case TEST MODE [client args...]
 run_case() {
 	local test=$1 mode=$2 p
 	shift 2
-	p=$(port)
-	timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p "$p" --transport "$transport" \
+	timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p 0 --transport "$transport" \
 		>"$dir/server.log" 2>&1 &
 	local server=$!
-	# The client retries while the server is still starting (bounded by the loop).
 	local rc=1
-	for _ in $(seq 100); do
-		if ! grep -q "waiting for a client" "$dir/server.log" 2>/dev/null; then
-			kill -0 "$server" 2>/dev/null || break
-			read -r -t 0.05 <> <(:) || true
-			continue
-		fi
+	: >"$dir/client.log"
+	p=$(server_port "$dir/server.log" "$server")
+	if [ -n "$p" ]; then
 		timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p "$p" --transport "$transport" \
 			--check --json "$dir/out.json" "$@" 127.0.0.1 >"$dir/client.log" 2>&1
 		rc=$?
-		break
-	done
+	else
+		kill -9 "$server" 2>/dev/null # never said where it listens
+	fi
 	wait "$server"
 	local src=$?
 	if [ $rc -ne 0 ] || [ $src -ne 0 ]; then
@@ -91,22 +97,21 @@ expect_exit 2 "zero connections" "$perf" --conns 0 127.0.0.1
 expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
 expect_exit 1 "no server" "$perf" -p 1 127.0.0.1
 expect_exit 0 "help" "$perf" --help
+expect_exit 2 "client without a port" "$perf" -p 0 127.0.0.1
 # A port in use.
-p=$(port)
-timeout -s KILL 60 "$perf" -p "$p" >"$dir/holder.log" 2>&1 &
+timeout -s KILL 60 "$perf" -p 0 >"$dir/holder.log" 2>&1 &
 holder=$!
-for _ in $(seq 100); do grep -q waiting "$dir/holder.log" && break; read -r -t 0.05 <> <(:) || true; done
-expect_exit 1 "port in use" "$perf" -p "$p"
+p=$(server_port "$dir/holder.log" "$holder")
+expect_exit 1 "port in use" "$perf" -p "${p:-1}"
 pkill -9 -P "$holder"; kill -9 "$holder" 2>/dev/null
 # A server that goes away mid-run: the client fails in bounded time.
-p=$(port)
-timeout -s KILL 60 "$perf" -p "$p" -t write --transport "$transport" >"$dir/gone.log" 2>&1 &
+timeout -s KILL 60 "$perf" -p 0 -t write --transport "$transport" >"$dir/gone.log" 2>&1 &
 gone=$!
-for _ in $(seq 100); do grep -q waiting "$dir/gone.log" && break; read -r -t 0.05 <> <(:) || true; done
+p=$(server_port "$dir/gone.log" "$gone")
 ( for _ in $(seq 400); do grep -q running "$dir/gone.log" && break; read -r -t 0.05 <> <(:) || true; done
   pkill -9 -P $gone; kill -9 $gone ) &
 start=$SECONDS
-expect_exit 1 "server killed mid-run" "$perf" -p "$p" -t write --transport "$transport" -D 30 127.0.0.1
+expect_exit 1 "server killed mid-run" "$perf" -p "${p:-1}" -t write --transport "$transport" -D 30 127.0.0.1
 [ $((SECONDS - start)) -lt 20 ] || fail "the client took $((SECONDS - start)) s to notice"
 wait 2>/dev/null
 exit $failed

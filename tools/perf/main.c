@@ -48,11 +48,12 @@ static struct perf_params recv_params(int oob)
 
 static int server(const struct perf_opts *o)
 {
-	int listener = perf_oob_listen(o->port), oob;
+	uint16_t port = o->port;
+	int listener = perf_oob_listen(&port), oob;
 	struct perf_params p;
 	struct perf_ep ep;
 
-	printf("softdoca-perf server: waiting for a client on port %u\n", o->port);
+	printf("softdoca-perf server: waiting for a client on port %u\n", port);
 	fflush(stdout);
 	oob = perf_oob_accept(listener);
 	close(listener);

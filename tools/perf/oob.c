@@ -38,10 +38,10 @@ static void configure(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 }
 
-int perf_oob_listen(uint16_t port)
+int perf_oob_listen(uint16_t *port)
 {
 	struct sockaddr_in6 addr = { .sin6_family = AF_INET6,
-		                     .sin6_port = htons(port),
+		                     .sin6_port = htons(*port),
 		                     .sin6_addr = IN6ADDR_ANY_INIT };
 	int fd = socket(AF_INET6, SOCK_STREAM, 0), one = 1, zero = 0;
 
@@ -50,12 +50,15 @@ int perf_oob_listen(uint16_t port)
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
-		fprintf(stderr, "softdoca-perf: cannot listen on port %u: %s\n", port,
+		fprintf(stderr, "softdoca-perf: cannot listen on port %u: %s\n", *port,
 		        strerror(errno));
 		exit(1);
 	}
 	if (listen(fd, 1) != 0)
 		die("listen");
+	if (getsockname(fd, (struct sockaddr *)&addr, &(socklen_t){ sizeof(addr) }) != 0)
+		die("getsockname");
+	*port = ntohs(addr.sin6_port); /* the one the kernel chose for port 0 */
 	return fd;
 }
 

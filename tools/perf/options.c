@@ -50,7 +50,8 @@ static void usage(FILE *f, const char *prog)
 	        "                         only); operations go to them in turn\n"
 	        "  -d, --ib-dev=DEVICE    device: ibdev name (sdoca_lo) or interface (lo)\n"
 	        "      --transport=T      shm or tcp (default: chosen by softdoca)\n"
-	        "  -p, --port=PORT        TCP port of the server (default %d)\n"
+	        "  -p, --port=PORT        TCP port of the server (default %d; 0 on the\n"
+	        "                         server: any free port, which it prints)\n"
 	        "      --json=FILE        also write the results as JSON\n"
 	        "      --report-gbits     bandwidth in Gb/s instead of MiB/s\n"
 	        "      --check            verify every transferred byte (slower)\n"
@@ -120,6 +121,8 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "%s: more connections than operations in flight (-q)", "--conns");
 	if (o->mode == PERF_LAT)
 		o->depth = 1;
+	if (o->host && o->port == 0)
+		return bad(prog, "%s: a client needs the server's port (0 is for a server)", "-p");
 	return 0;
 }
 
@@ -221,7 +224,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			o->transport = optarg;
 			break;
 		case 'p':
-			if (!parse_u64(optarg, &v, false) || v == 0 || v > 65535)
+			if (!parse_u64(optarg, &v, false) || v > 65535)
 				return bad(prog, "-p: '%s' is not a port", optarg);
 			o->port = (uint16_t)v;
 			break;

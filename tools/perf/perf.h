@@ -82,7 +82,8 @@ bool perf_op_is_pingpong(enum perf_op op);
 int perf_parse(int argc, char **argv, struct perf_opts *o);
 
 /* oob.c: the TCP socket the two sides talk over, length-prefixed messages. */
-int perf_oob_listen(uint16_t port);
+/* Listens on *port (0: any free port); *port is then the port in use. */
+int perf_oob_listen(uint16_t *port);
 int perf_oob_accept(int listener);
 int perf_oob_connect(const char *host, uint16_t port);
 void perf_oob_send(int fd, const void *data, size_t len);
