@@ -367,7 +367,12 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 	if (qp->state == NIC_QP_RTS)
 		nic_qp_send_control(qp, &bye);
 	nic_comp_flush(qp, status);
-	close_transport(qp, busy || qp->state == NIC_QP_ERROR);
+	/* Gracefully unless transfers are in flight: a QP in error whose
+	 * transport is still open failed on a NAK, and that NAK (or the one it
+	 * answered) may still be queued; a forced close dropped it, and the peer
+	 * saw a lost connection instead (pair_err_write_range_tcp, rarely). A
+	 * lost or hung peer's transport is closed already. */
+	close_transport(qp, busy);
 	nic_comp_abandon(qp);
 	nic_resp_abandon(qp);
 	if (qp->state != NIC_QP_ERROR)
