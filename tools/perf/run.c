@@ -93,8 +93,9 @@ static void fail_run(struct perf_ep *ep)
 	exit(1);
 }
 
-/* Sends one ping-pong message: the write's data, then its arrival flag. */
-static void pingpong_send(struct perf_ep *ep, uint64_t seq)
+/* Sends one ping-pong message: the write's data, then its arrival flag.
+ * Not inlined, nor pingpong_wait: bench/instructions.sh counts inside them. */
+static __attribute__((noinline)) void pingpong_send(struct perf_ep *ep, uint64_t seq)
 {
 	struct perf_slot *s = &ep->ops[0];
 
@@ -109,7 +110,7 @@ static void pingpong_send(struct perf_ep *ep, uint64_t seq)
 }
 
 /* Waits for the peer's ping-pong message `seq` (progressing, as DOCA programs do). */
-static void pingpong_wait(struct perf_ep *ep, uint64_t seq)
+static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t seq)
 {
 	if (ep->params.op == PERF_WRITE) {
 		while (__atomic_load_n(last_byte(ep, 1), __ATOMIC_ACQUIRE) != signal_of(seq) &&
