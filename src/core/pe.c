@@ -131,8 +131,7 @@ static void run_callback(struct doca_pe *pe, struct doca_task *task)
  * as a call per poll costs more than the test (~20 instructions each). */
 static inline bool wants_advance(struct doca_pe *pe)
 {
-	return atomic_load_explicit(&pe->attention, memory_order_relaxed) ||
-	       pe->num_stopping != 0;
+	return atomic_load_explicit(&pe->attention, memory_order_relaxed) || pe->num_stopping != 0;
 }
 
 static bool advance_contexts(struct doca_pe *pe)
