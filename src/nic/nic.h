@@ -185,6 +185,7 @@ struct nic_qp {
 	struct nic_qp *ack_next;
 	bool placing;                 /* a payload is still landing; later requests wait */
 	uint64_t read_bytes_leaving;  /* bytes of read responses the transport still sends */
+	uint32_t reads_leaving;       /* read responses the transport still sends */
 	struct nic_landing *landings; /* responder transport operations in flight */
 	bool waiting_recv;            /* on srq->waiters */
 	struct nic_qp *next_waiter;
