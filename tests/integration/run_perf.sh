@@ -70,6 +70,8 @@ for test in write write_imm read send send_imm atomic_fa atomic_cs; do
 	run_case "$test" --lat -n 300
 done
 run_case write --bw -n 50 -s 1M -q 4
+# Several large read responses leaving at once (the responder lets up to four go).
+run_case read --bw -n 50 -s 1M -q 8
 # Several connections: operations spread over them in turn.
 run_case write --bw -n 300 --conns 4
 run_case read --bw -n 300 --conns 3
