@@ -365,7 +365,8 @@ static void read_sent(void *arg, doca_error_t status)
 
 	(void)status; /* a lost response shows at the requester */
 	untrack(qp, l);
-	sdoca_keys_release(&l->key);
+	if (l->key_held) /* not for a zero-length read, which takes no key */
+		sdoca_keys_release(&l->key);
 	qp->read_bytes_leaving -= l->m.len;
 	qp->reads_leaving--;
 	free(l);
