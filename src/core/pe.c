@@ -126,21 +126,21 @@ static void run_callback(struct doca_pe *pe, struct doca_task *task)
 	pool->type->invoke(cb, task, task->user_data, ctx->user_data);
 }
 
-/* Loaded before exchanging (in advance_contexts): a locked exchange on every
- * poll costs the polling loop more than the rest of it; and tested inline,
- * as a call per poll costs more than the test (~20 instructions each). */
+/* Tested on every poll with a plain load, inline: a locked exchange per poll
+ * costs the polling loop more than the rest of it, and a call per poll
+ * ~20 instructions. */
 static inline bool wants_advance(struct doca_pe *pe)
 {
 	return atomic_load_explicit(&pe->attention, memory_order_relaxed) || pe->num_stopping != 0;
 }
 
+/* Called when wants_advance(); whatever raises attention again meanwhile is
+ * seen at the next poll. */
 static bool advance_contexts(struct doca_pe *pe)
 {
-	bool needed = atomic_exchange(&pe->attention, false);
 	bool progressed = false;
 
-	if (!needed && pe->num_stopping == 0)
-		return false;
+	atomic_store(&pe->attention, false);
 	for (struct doca_ctx *ctx = pe->ctxs, *next; ctx; ctx = next) {
 		next = ctx->pe_next;
 		progressed |= sdoca_ctx_advance(ctx);

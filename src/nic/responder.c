@@ -286,8 +286,12 @@ static void landing_done(void *arg, doca_error_t status)
 	nic_qp_release(qp);
 }
 
-static struct nic_landing *init_landing(struct nic_landing *l, struct resp *r)
+static struct nic_landing *new_landing(struct resp *r)
 {
+	struct nic_landing *l = malloc(sizeof(*l));
+
+	if (!l)
+		return NULL;
 	l->qp = r->qp;
 	l->op = NULL;
 	l->sending = false;
@@ -296,13 +300,6 @@ static struct nic_landing *init_landing(struct nic_landing *l, struct resp *r)
 	l->recv = r->recv;
 	l->m = *r->m;
 	return l;
-}
-
-static struct nic_landing *new_landing(struct resp *r)
-{
-	struct nic_landing *l = malloc(sizeof(*l));
-
-	return l ? init_landing(l, r) : NULL;
 }
 
 /* Places the payload into iov, synchronously (eager) or by rendezvous. */
@@ -392,7 +389,6 @@ static enum step_result respond_read(struct resp *r)
 	nic_resp_flush_ack(qp); /* answers leave in sequence order */
 	l->iov[0].base = (void *)(uintptr_t)r->m->raddr;
 	l->iov[0].len = r->m->len;
-	l->key_held = r->key_held;
 	l->sending = true;
 	r->key_held = false;
 	nic_dma_begin();
@@ -575,7 +571,8 @@ static bool hold(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx
 	}
 	if (!h) {
 		xport_rx_release(qp->worker->xport, rx);
-		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "too many requests waiting");
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true,
+		            "cannot hold a request (too many waiting, or out of memory)");
 		return false;
 	}
 	h->msg = *m;

@@ -12,28 +12,24 @@
 
 SDOCA_LOG_MODULE(wire);
 
-#define COMMON NIC_WIRE_COMMON
-#define RDMA_EXT NIC_WIRE_RDMA_EXT
-#define ACK_EXT NIC_WIRE_ACK_EXT
-
 const struct nic_wire_layout nic_wire_layouts[NIC_WIRE_OPCODES] = {
-	[NIC_OP_WRITE] = { "WRITE", RDMA_EXT, 0, 0, 1 },
-	[NIC_OP_WRITE_IMM] = { "WRITE_IMM", RDMA_EXT + 8, RDMA_EXT, 0, 1 },
-	[NIC_OP_SEND] = { "SEND", COMMON, 0, 0, 1 },
-	[NIC_OP_SEND_IMM] = { "SEND_IMM", COMMON + 8, COMMON, 0, 1 },
-	[NIC_OP_READ] = { "READ", RDMA_EXT, 0, 0, 0 },
-	[NIC_OP_ATOMIC_FA] = { "ATOMIC_FA", RDMA_EXT + 8, 0, 1, 0 },
-	[NIC_OP_ATOMIC_CS] = { "ATOMIC_CS", RDMA_EXT + 16, 0, 2, 0 },
-	[NIC_OP_ACK] = { "ACK", COMMON, 0, 0, 0 },
-	[NIC_OP_NAK] = { "NAK", COMMON + 8, 0, 0, 0 },
-	[NIC_OP_READ_RESP] = { "READ_RESP", COMMON, 0, 0, 1 },
-	[NIC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", COMMON + 8, 0, 0, 0 },
-	[NIC_OP_RNR_WAIT] = { "RNR_WAIT", COMMON, 0, 0, 0 },
-	[NIC_OP_HELLO] = { "HELLO", COMMON, 0, 0, 0 },
-	[NIC_OP_DISCONNECT] = { "DISCONNECT", COMMON, 0, 0, 0 },
+	[NIC_OP_WRITE] = { "WRITE", NIC_WIRE_RDMA_EXT, 0, 0, 1 },
+	[NIC_OP_WRITE_IMM] = { "WRITE_IMM", NIC_WIRE_RDMA_EXT + 8, NIC_WIRE_RDMA_EXT, 0, 1 },
+	[NIC_OP_SEND] = { "SEND", NIC_WIRE_COMMON, 0, 0, 1 },
+	[NIC_OP_SEND_IMM] = { "SEND_IMM", NIC_WIRE_COMMON + 8, NIC_WIRE_COMMON, 0, 1 },
+	[NIC_OP_READ] = { "READ", NIC_WIRE_RDMA_EXT, 0, 0, 0 },
+	[NIC_OP_ATOMIC_FA] = { "ATOMIC_FA", NIC_WIRE_RDMA_EXT + 8, 0, 1, 0 },
+	[NIC_OP_ATOMIC_CS] = { "ATOMIC_CS", NIC_WIRE_RDMA_EXT + 16, 0, 2, 0 },
+	[NIC_OP_ACK] = { "ACK", NIC_WIRE_COMMON, 0, 0, 0 },
+	[NIC_OP_NAK] = { "NAK", NIC_WIRE_COMMON + 8, 0, 0, 0 },
+	[NIC_OP_READ_RESP] = { "READ_RESP", NIC_WIRE_COMMON, 0, 0, 1 },
+	[NIC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", NIC_WIRE_COMMON + 8, 0, 0, 0 },
+	[NIC_OP_RNR_WAIT] = { "RNR_WAIT", NIC_WIRE_COMMON, 0, 0, 0 },
+	[NIC_OP_HELLO] = { "HELLO", NIC_WIRE_COMMON, 0, 0, 0 },
+	[NIC_OP_DISCONNECT] = { "DISCONNECT", NIC_WIRE_COMMON, 0, 0, 0 },
 };
 
-_Static_assert(RDMA_EXT + 16 + ACK_EXT <= NIC_WIRE_MAX_HDR,
+_Static_assert(NIC_WIRE_RDMA_EXT + 16 + NIC_WIRE_ACK_EXT <= NIC_WIRE_MAX_HDR,
                "largest header must fit NIC_WIRE_MAX_HDR");
 
 static const struct nic_wire_layout *layout_of(uint8_t opcode)
@@ -64,7 +60,7 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	uint16_t flags;
 	size_t size;
 
-	if (!hdr || hdr_len < COMMON)
+	if (!hdr || hdr_len < NIC_WIRE_COMMON)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)",
 		           hdr_len);
 	if (p[0] != NIC_WIRE_VERSION)
@@ -77,7 +73,7 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (flags != 0 && (flags != NIC_FLAG_ACK || !nic_op_is_request(p[1])))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
 		           flags);
-	size = l->size + (flags ? ACK_EXT : 0);
+	size = l->size + (flags ? NIC_WIRE_ACK_EXT : 0);
 	if (hdr_len != size)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %zu)",
 		           l->name, hdr_len, size);
@@ -101,8 +97,8 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes (atomics are 8 bytes)",
 		           l->name, m->len);
 	if (nic_op_has_rkey(m->opcode)) {
-		sdoca_key_decode(p + COMMON, &m->key);
-		m->raddr = sdoca_get_le64(p + COMMON + SDOCA_KEY_WIRE_SIZE);
+		sdoca_key_decode(p + NIC_WIRE_COMMON, &m->key);
+		m->raddr = sdoca_get_le64(p + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE);
 	} else {
 		m->key = (struct sdoca_key){ 0 };
 		m->raddr = 0;
@@ -111,17 +107,17 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 		memcpy(m->imm, p + l->imm_at, sizeof(m->imm));
 	else
 		memset(m->imm, 0, sizeof(m->imm));
-	m->operand1 = l->operands >= 1 ? sdoca_get_le64(p + RDMA_EXT) : 0;
-	m->operand2 = l->operands == 2 ? sdoca_get_le64(p + RDMA_EXT + 8) : 0;
+	m->operand1 = l->operands >= 1 ? sdoca_get_le64(p + NIC_WIRE_RDMA_EXT) : 0;
+	m->operand2 = l->operands == 2 ? sdoca_get_le64(p + NIC_WIRE_RDMA_EXT + 8) : 0;
 	m->syndrome = 0;
 	m->value = 0;
 	if (m->opcode == NIC_OP_NAK) {
-		m->syndrome = sdoca_get_le32(p + COMMON);
+		m->syndrome = sdoca_get_le32(p + NIC_WIRE_COMMON);
 		if (m->syndrome < NIC_SYN_REMOTE_ACCESS || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "NAK with unknown syndrome %u",
 			           m->syndrome);
 	}
 	if (m->opcode == NIC_OP_ATOMIC_RESP)
-		m->value = sdoca_get_le64(p + COMMON);
+		m->value = sdoca_get_le64(p + NIC_WIRE_COMMON);
 	return DOCA_SUCCESS;
 }

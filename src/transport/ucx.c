@@ -570,6 +570,10 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 
 static void copy_to_iov(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
 {
+	if (iovcnt == 1) { /* the common small write: iov[0] is exactly len bytes */
+		memcpy(iov[0].base, src, len);
+		return;
+	}
 	for (size_t i = 0; i < iovcnt && len > 0; i++) {
 		size_t n = iov[i].len < len ? iov[i].len : len;
 
@@ -663,10 +667,7 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
                    size_t iovcnt)
 {
-	if (iovcnt == 1) /* the common write: iov[0] is exactly rx->len bytes */
-		memcpy(iov[0].base, rx->data, rx->len);
-	else
-		copy_to_iov(rx->data, rx->len, iov, iovcnt);
+	copy_to_iov(rx->data, rx->len, iov, iovcnt);
 	if (rx->held) /* else UCX releases it when the callback returns */
 		xport_rx_release(worker, rx);
 	rx->desc = NULL;
