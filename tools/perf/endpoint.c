@@ -151,8 +151,23 @@ static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, u
 			ep->bad++;
 	}
 	ep->received++;
-	if (ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit))
+	if (ep->defer_repost)
+		s->repost_due = true;
+	else if (ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit))
 		perf_ep_submit(s, 0);
+}
+
+void perf_ep_repost_due(struct perf_ep *ep)
+{
+	for (uint32_t i = 0; i < ep->num_recvs; i++) {
+		struct perf_slot *s = &ep->recvs[i];
+
+		if (!s->repost_due)
+			continue;
+		s->repost_due = false;
+		if (ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit))
+			perf_ep_submit(s, 0);
+	}
 }
 
 #define OP_CALLBACK(type)                                                            \
@@ -441,6 +456,10 @@ void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t
 	ep->ops = new_slots(ep, num_ops, false);
 	ep->recvs = new_slots(ep, num_recvs, true);
 	ep->repost = num_recvs > 0;
+	/* A ping-pong's reply leaves first, its receive is replaced after: the
+	 * other posted receive takes the peer's next message meanwhile. */
+	ep->defer_repost = ep->params.mode == PERF_LAT && num_recvs >= 2 &&
+	                   perf_op_is_pingpong((enum perf_op)ep->params.op);
 	ep->recv_posted = 0;
 	for (uint32_t i = 0; i < num_recvs && (!ep->recv_limit || i < ep->recv_limit); i++)
 		perf_ep_submit(&ep->recvs[i], 0);

@@ -101,6 +101,7 @@ struct perf_slot {
 	struct doca_buf *remote;
 	uint64_t seq; /* the iteration this slot carries now */
 	bool busy;
+	bool repost_due; /* a completed receive, re-posted after the reply leaves */
 };
 
 /* A growable array of 64-bit values (latency samples, completion times). */
@@ -139,6 +140,7 @@ struct perf_ep {
 	uint64_t failed;
 	doca_error_t first_error;
 	bool repost;         /* receives are re-posted as they complete */
+	bool defer_repost;   /* ... or, in a ping-pong, once the reply has left */
 	uint64_t recv_limit; /* ... until this many were posted (0: no limit) */
 	uint64_t recv_posted;
 	bool closing; /* perf_ep_close runs: flushed receives are expected */
@@ -160,6 +162,8 @@ void perf_ep_connect(struct perf_ep *ep, int oob);
 void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t num_recvs);
 void perf_ep_free_slots(struct perf_ep *ep);
 void perf_ep_submit(struct perf_slot *s, uint64_t seq);
+/* Re-posts the receives that completed since (defer_repost). */
+void perf_ep_repost_due(struct perf_ep *ep);
 void perf_ep_close(struct perf_ep *ep);
 /* clock.c: monotonic nanoseconds, cheap (perf_clock_init() once first). */
 void perf_clock_init(void);

@@ -107,6 +107,7 @@ static __attribute__((noinline)) void pingpong_send(struct perf_ep *ep, uint64_t
 		*last_byte(ep, 0) = signal_of(seq);
 	}
 	perf_ep_submit(s, seq);
+	perf_ep_repost_due(ep);
 }
 
 /* Waits for the peer's ping-pong message `seq` (progressing, as DOCA programs do). */
