@@ -583,57 +583,6 @@ static void copy_to_iov(const uint8_t *src, size_t len, const struct xport_iov *
 	}
 }
 
-/* A datatype that accepts any payload and keeps none of it: the way to
- * drop a rendezvous payload that was held. */
-static ucp_datatype_t sink_datatype;
-static pthread_once_t sink_once = PTHREAD_ONCE_INIT;
-
-static void *sink_start_unpack(void *context, void *buffer, size_t count)
-{
-	(void)context;
-	(void)count;
-	return buffer;
-}
-
-static size_t sink_packed_size(void *state)
-{
-	(void)state;
-	return 0;
-}
-
-static ucs_status_t sink_unpack(void *state, size_t offset, const void *src, size_t length)
-{
-	(void)state;
-	(void)offset;
-	(void)src;
-	(void)length;
-	return UCS_OK;
-}
-
-static void sink_finish(void *state)
-{
-	(void)state;
-}
-
-static void create_sink_datatype(void)
-{
-	static const ucp_generic_dt_ops_t ops = {
-		.start_unpack = sink_start_unpack,
-		.packed_size = sink_packed_size,
-		.unpack = sink_unpack,
-		.finish = sink_finish,
-	};
-
-	if (ucp_dt_create_generic(&ops, NULL, &sink_datatype) != UCS_OK)
-		sink_datatype = 0;
-}
-
-static void dropped(void *arg, doca_error_t status)
-{
-	(void)arg;
-	(void)status;
-}
-
 doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
                               void *arg, struct xport_op **op)
@@ -675,24 +624,16 @@ void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struc
 
 void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
-	if (rx->desc && rx->rndv) {
-		ucp_request_param_t param = {
-			.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
-			.cb.recv_am = recv_done,
-		};
-
-		pthread_once(&sink_once, create_sink_datatype);
-		param.datatype = sink_datatype;
-		if (sink_datatype)
-			(void)track(
-			        ucp_am_recv_data_nbx(worker->ucp, rx->desc, NULL, rx->len, &param),
-			        dropped, NULL, NULL, "drop");
-	} else if (rx->desc && rx->held) {
-		if (rx->persistent)
+	/* A rendezvous payload nobody receives costs nothing: UCX tells its
+	 * sender it is done when the callback returns without receiving it, or
+	 * when the descriptor kept for later is released. Not received into a
+	 * sink: a receive leaves a request that a closing endpoint asserts on. */
+	if (rx->desc && rx->held) {
+		if (rx->rndv || rx->persistent)
 			ucp_am_data_release(worker->ucp, rx->desc);
 		else
 			free(rx->desc); /* xport_rx_hold's copy */
 	}
-	/* An eager payload not held is released by UCX when the callback returns. */
+	/* Not held: UCX releases (or refuses) it when the callback returns. */
 	rx->desc = NULL;
 }

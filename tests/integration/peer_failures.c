@@ -37,32 +37,37 @@ struct error_case {
 	bool destroy_mmap;     /* the target destroys its mmap before the access */
 	size_t offset;         /* where the client aims */
 	doca_error_t expected; /* the client's task status */
+	size_t len;            /* bytes written or read (0: 4096) */
 };
 
 static const struct error_case cases[] = {
 	{ "err_write_range", BAD_WRITE, all_rdma, all_rdma, true, false, 36 * 1024,
-	  DOCA_ERROR_NOT_PERMITTED },
+	  DOCA_ERROR_NOT_PERMITTED, 0 },
+	/* a rendezvous payload (over shm and TCP), which the target drops */
+	{ "err_write_range_large", BAD_WRITE, all_rdma, all_rdma, true, false, 36 * 1024,
+	  DOCA_ERROR_NOT_PERMITTED, 28 * 1024 },
 	{ "err_read_range", BAD_READ, all_rdma, all_rdma, true, false, 36 * 1024,
-	  DOCA_ERROR_NOT_PERMITTED },
+	  DOCA_ERROR_NOT_PERMITTED, 0 },
 	{ "err_atomic_range", BAD_ATOMIC, all_rdma, all_rdma, true, false, 40 * 1024,
-	  DOCA_ERROR_NOT_PERMITTED },
+	  DOCA_ERROR_NOT_PERMITTED, 0 },
 	{ "err_write_perm", BAD_WRITE,
 	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false, 0,
-	  DOCA_ERROR_NOT_PERMITTED },
+	  DOCA_ERROR_NOT_PERMITTED, 0 },
 	{ "err_read_perm", BAD_READ,
 	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE, all_rdma, false, false,
-	  0, DOCA_ERROR_NOT_PERMITTED },
+	  0, DOCA_ERROR_NOT_PERMITTED, 0 },
 	{ "err_atomic_perm", BAD_ATOMIC,
 	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
 	          DOCA_ACCESS_FLAG_RDMA_WRITE,
-	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED },
+	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED, 0 },
 	{ "err_ctx_perm", BAD_WRITE, all_rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, false, false, 0,
-	  DOCA_ERROR_NOT_PERMITTED },
-	{ "err_destroyed", BAD_WRITE, all_rdma, all_rdma, false, true, 0,
-	  DOCA_ERROR_NOT_PERMITTED },
+	  DOCA_ERROR_NOT_PERMITTED, 0 },
+	{ "err_destroyed", BAD_WRITE, all_rdma, all_rdma, false, true, 0, DOCA_ERROR_NOT_PERMITTED,
+	  0 },
 	{ "err_misaligned", BAD_ATOMIC, all_rdma, all_rdma, false, false, 4,
-	  DOCA_ERROR_INVALID_VALUE },
-	{ "err_too_long", BAD_SEND, all_rdma, all_rdma, false, false, 0, DOCA_ERROR_INVALID_VALUE },
+	  DOCA_ERROR_INVALID_VALUE, 0 },
+	{ "err_too_long", BAD_SEND, all_rdma, all_rdma, false, false, 0, DOCA_ERROR_INVALID_VALUE,
+	  0 },
 };
 
 static const char *current_case;
@@ -151,6 +156,7 @@ static void forge(uint8_t *blob, size_t len, uint64_t new_len)
 static void submit_bad(struct peer *p, const struct error_case *c, struct result *r)
 {
 	uint8_t *remote = (uint8_t *)p->remote_addr[0] + c->offset;
+	size_t len = c->len ? c->len : 4096;
 	struct doca_buf *local = NULL, *far = NULL;
 	struct doca_task *task;
 
@@ -158,8 +164,8 @@ static void submit_bad(struct peer *p, const struct error_case *c, struct result
 	case BAD_WRITE: {
 		struct doca_rdma_task_write *t;
 
-		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->mmap, p->mem, 4096, &local));
-		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->remote[0], remote, 4096, &far));
+		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->mmap, p->mem, len, &local));
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->remote[0], remote, len, &far));
 		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], local, far,
 		                                         result_data(r), &t));
 		task = doca_rdma_task_write_as_task(t);
@@ -472,6 +478,7 @@ static void kill_initiator_client(struct peer *p)
 
 const struct scenario failure_scenarios[] = {
 	{ "err_write_range", error_server, error_client },
+	{ "err_write_range_large", error_server, error_client },
 	{ "err_read_range", error_server, error_client },
 	{ "err_atomic_range", error_server, error_client },
 	{ "err_write_perm", error_server, error_client },
