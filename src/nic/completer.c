@@ -6,6 +6,11 @@
  * them in submission order per connection (RC order), whatever order their
  * payloads land in. A request is over when its answer arrived and the
  * transport no longer refers to its buffers.
+ *
+ * Answers are matched by sequence number, not by arrival: UCX can hand over
+ * a message before an earlier one it had to queue (a read response before
+ * the one sent before it, seen over TCP under load), so an answer may come
+ * early, and a cumulative ACK may pass a read's or an atomic's data.
  */
 #include <string.h>
 
@@ -146,21 +151,29 @@ static bool seq_after(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) > 0;
 }
 
+/* The request in flight with this sequence number, NULL if none. */
+static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
+{
+	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next)
+		if (wqe->seq == seq)
+			return wqe;
+	return NULL;
+}
+
+/* Cumulative: every request up to seq is done at the responder. Reads and
+ * atomics among them complete when their data comes; one that came already,
+ * or an ACK that an earlier-sent, later-delivered one repeats, is no news. */
 void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
 {
-	struct nic_wqe *wqe = oldest_unanswered(qp);
-
-	if (!wqe || seq_after(wqe->seq, seq)) {
+	if (seq_after(seq, qp->next_seq - 1)) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-		            "an ACK matches no request in flight");
+		            "an ACK for a request never sent");
 		return;
 	}
-	for (; wqe && !seq_after(wqe->seq, seq); wqe = wqe->next) {
-		if (!matches(wqe, NIC_OP_ACK)) {
-			nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-			            "an ACK covers a request that needs an answer with data");
-			return;
-		}
+	for (struct nic_wqe *wqe = oldest_unanswered(qp); wqe && !seq_after(wqe->seq, seq);
+	     wqe = wqe->next) {
+		if (wqe->answered || !matches(wqe, NIC_OP_ACK))
+			continue;
 		wqe->answered = true;
 		wqe->result_len = wqe->length;
 	}
@@ -179,8 +192,8 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 		nic_comp_ack(qp, m->seq);
 		return false;
 	}
-	wqe = oldest_unanswered(qp);
-	if (!wqe || wqe->seq != m->seq || !matches(wqe, m->opcode) ||
+	wqe = in_flight(qp, m->seq);
+	if (!wqe || wqe->answered || !matches(wqe, m->opcode) ||
 	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,

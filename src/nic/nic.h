@@ -179,11 +179,13 @@ struct nic_qp {
 	struct nic_held *held_head;
 	struct nic_held *held_tail;
 	uint32_t num_held;
-	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
+	struct nic_held *early; /* requests that came before their turn, by sequence */
+	bool ack_pending;       /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;
 	bool on_ack_list; /* on worker->ack_list (ack_pending may be cleared since) */
 	struct nic_qp *ack_next;
-	bool placing;                 /* a payload is still landing; later requests wait */
+	uint32_t placing; /* payloads landing (or landed, not yet acknowledged in order) */
+	struct nic_landing *placing_head, *placing_tail; /* ... in sequence order */
 	uint64_t read_bytes_leaving;  /* bytes of read responses the transport still sends */
 	uint32_t reads_leaving;       /* read responses the transport still sends */
 	struct nic_landing *landings; /* responder transport operations in flight */

@@ -296,6 +296,8 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 
 bool xport_rx_hold(struct xport_rx *rx)
 {
+	if (rx->held)
+		return true;
 	if (!rx->rndv && !rx->persistent) {
 		/* UCX reuses these bytes when the callback returns: keep a copy
 		 * (none for an empty payload), which desc then names. */

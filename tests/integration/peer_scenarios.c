@@ -246,12 +246,14 @@ static void expect_pattern(const void *buf, size_t len, uint32_t seed, const cha
 /* ------------------------------------------------------------------ */
 
 /* Server memory: W (write targets) at 0, R (read sources) at 67 MiB,
- * S (receive buffers) at 134 MiB, counters at 201 MiB. Each size k has its
- * own offset in every region. */
+ * S (receive buffers) at 134 MiB, counters at 201 MiB, a read and a write
+ * of the same bytes at 202 MiB. Each size k has its own offset in every
+ * region. */
 #define OPS_R (67 * MiB)
 #define OPS_S (134 * MiB)
 #define OPS_C (201 * MiB)
-#define OPS_MEM (202 * MiB)
+#define OPS_RW (202 * MiB)
+#define OPS_MEM (204 * MiB)
 #define OPS_LIST 8192                    /* list write / list receive */
 #define OPS_IMM 20000                    /* write-imm target, send-imm receive */
 #define OPS_TRUNC 30000                  /* truncated read source */
@@ -282,6 +284,7 @@ static void ops_server(struct peer *p)
 	pattern_fill(p->mem + OPS_R + OPS_TRUNC, 100, 61);
 	memcpy(p->mem + OPS_C, &(uint64_t){ 1000 }, 8);
 	memcpy(p->mem + OPS_C + 8, &(uint64_t){ 7 }, 8);
+	pattern_fill(p->mem + OPS_RW, MiB, 90);
 
 	/* Receives, in the order the client's sends come. A zero-length send and
 	 * a write-with-immediate need no buffer. */
@@ -345,6 +348,8 @@ static void ops_server(struct peer *p)
 	expect_pattern(p->mem + OPS_S + OPS_IMM, 16, 22, "send-imm data");
 	check_recv(&recv[8], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 0, true, 0x1234, "write-imm 0");
 	check_recv(&recv[9], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x5678, "write-imm");
+	expect_pattern(p->mem + OPS_RW, MiB, 91, "write behind a read of its bytes");
+	expect_pattern(p->mem + OPS_RW + MiB, MiB, 92, "write ahead of a read of its bytes");
 	/* atomics */
 	EXPECT(mem_u64(p, OPS_C) == 1005, "fetch-add left %lu", (unsigned long)mem_u64(p, OPS_C));
 	EXPECT(mem_u64(p, OPS_C + 8) == 9, "compare-swap left %lu",
@@ -505,6 +510,49 @@ static void client_reads(struct peer *p)
 	put(dst);
 }
 
+/* A 1 MiB read and a write of the same bytes in flight together, in both
+ * orders: the read sees what it would if they had executed one at a time
+ * (the older bytes before the write, the newer after it). */
+static void client_read_write_order(struct peer *p)
+{
+	for (int write_first = 0; write_first < 2; write_first++) {
+		size_t remote = OPS_RW + (size_t)write_first * MiB;
+		size_t src_off = (size_t)write_first * 2 * MiB, dst_off = src_off + MiB;
+		uint32_t seed = write_first ? 92 : 91;
+		struct doca_buf *wsrc, *wdst, *rsrc, *rdst;
+		struct doca_rdma_task_write *wr;
+		struct doca_rdma_task_read *rd;
+		struct result wres, rres;
+
+		pattern_fill(p->mem + src_off, MiB, seed);
+		wsrc = local_buf(p, src_off, MiB, MiB);
+		wdst = remote_buf(p, remote, MiB, 0);
+		rsrc = remote_buf(p, remote, MiB, MiB);
+		rdst = local_buf(p, dst_off, MiB, 0);
+		CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], wsrc, wdst,
+		                                         result_data(&wres), &wr));
+		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], rsrc, rdst,
+		                                        result_data(&rres), &rd));
+		if (write_first)
+			CHECK(doca_task_submit(doca_rdma_task_write_as_task(wr)));
+		CHECK(doca_task_submit(doca_rdma_task_read_as_task(rd)));
+		if (!write_first)
+			CHECK(doca_task_submit(doca_rdma_task_write_as_task(wr)));
+		peer_wait(p, &wres, WAIT_MS);
+		peer_wait(p, &rres, WAIT_MS);
+		expect_status(&wres, DOCA_SUCCESS, "write");
+		expect_status(&rres, DOCA_SUCCESS, "read");
+		expect_pattern(p->mem + dst_off, MiB, write_first ? 92 : 90,
+		               write_first ? "read behind a write" : "read ahead of a write");
+		doca_task_free(doca_rdma_task_write_as_task(wr));
+		doca_task_free(doca_rdma_task_read_as_task(rd));
+		put(wsrc);
+		put(wdst);
+		put(rsrc);
+		put(rdst);
+	}
+}
+
 static void client_sends(struct peer *p)
 {
 	struct doca_buf *parts[3], *src;
@@ -569,6 +617,7 @@ static void ops_client(struct peer *p)
 	client_pipelined_writes(p);
 	client_overlapping_writes(p);
 	client_reads(p);
+	client_read_write_order(p);
 	client_sends(p);
 	client_atomics(p);
 	report(p, 0, "verify");
