@@ -114,8 +114,8 @@ void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struc
 /* Gives up on an operation in flight (its peer is lost or hung): done will
  * not be called, and the caller may reuse what the operation referred to. */
 void xport_op_abandon(struct xport_op *op);
-/* Drops a payload without placing it (a rendezvous payload is fetched and
- * discarded, as UCX cannot cancel it). Consumes rx. */
+/* Drops a payload without placing it (a rendezvous payload is never
+ * fetched: its sender is told it is done). Consumes rx. */
 void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx);
 
 #endif /* SDOCA_TRANSPORT_XPORT_H_ */

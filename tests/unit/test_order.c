@@ -1,0 +1,300 @@
+/*
+ * softdoca tests: the soft NIC when messages arrive out of order. UCX can
+ * hand a message over before an earlier one it had to queue; here the fake
+ * transport (fake_transport.c) hands the next two messages to a worker over
+ * swapped, and the operations must still complete in submission order, with
+ * the right bytes, and leave the connection working.
+ *
+ * Side A reads and writes the memory of side B; each side has its own
+ * progress engine, so its own soft-NIC worker (and transport worker).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_rdma.h>
+
+#include "unit/fake_transport.h"
+#include "unit/testing.h"
+
+#define MEM 8192
+#define PART 1024
+#define ACCESS                                                            \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | \
+	 DOCA_ACCESS_FLAG_RDMA_WRITE)
+
+struct side {
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn;
+	const void *blob;
+	size_t blob_len;
+	struct doca_mmap *mmap;
+	uint8_t mem[MEM];
+};
+
+static struct {
+	struct doca_dev *dev;
+	struct side a, b;
+	struct doca_mmap *remote; /* B's memory, as A imported it */
+	struct doca_buf_inventory *inv;
+	unsigned int worker_a, worker_b; /* the fake transport's indices */
+	int done;
+	int order[4];
+	doca_error_t status[4];
+} t;
+
+static void completed(struct doca_task *task, union doca_data ud)
+{
+	t.status[ud.u64] = doca_task_get_status(task);
+	t.order[t.done++] = (int)ud.u64;
+}
+
+static void read_done(struct doca_rdma_task_read *task, union doca_data ud, union doca_data cud)
+{
+	(void)cud;
+	completed(doca_rdma_task_read_as_task(task), ud);
+}
+
+static void write_done(struct doca_rdma_task_write *task, union doca_data ud, union doca_data cud)
+{
+	(void)cud;
+	completed(doca_rdma_task_write_as_task(task), ud);
+}
+
+static void side_start(struct side *s)
+{
+	assert_doca_ok(doca_pe_create(&s->pe));
+	assert_doca_ok(doca_rdma_create(t.dev, &s->rdma));
+	assert_doca_ok(doca_rdma_set_permissions(s->rdma, ACCESS));
+	assert_doca_ok(doca_rdma_task_read_set_conf(s->rdma, read_done, read_done, 4));
+	assert_doca_ok(doca_rdma_task_write_set_conf(s->rdma, write_done, write_done, 4));
+	assert_doca_ok(doca_pe_connect_ctx(s->pe, doca_rdma_as_ctx(s->rdma)));
+	assert_doca_ok(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
+	assert_doca_ok(doca_rdma_export(s->rdma, &s->blob, &s->blob_len, &s->conn));
+	assert_doca_ok(doca_mmap_create(&s->mmap));
+	assert_doca_ok(doca_mmap_set_memrange(s->mmap, s->mem, MEM));
+	assert_doca_ok(doca_mmap_set_permissions(s->mmap, ACCESS));
+	assert_doca_ok(doca_mmap_add_dev(s->mmap, t.dev));
+	assert_doca_ok(doca_mmap_start(s->mmap));
+}
+
+/* Stops both contexts (progressing both sides until IDLE, bounded). */
+static void stop_both(void)
+{
+	struct doca_ctx *ctx[2] = { doca_rdma_as_ctx(t.a.rdma), doca_rdma_as_ctx(t.b.rdma) };
+	enum doca_ctx_states state[2] = { DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_RUNNING };
+
+	for (int k = 0; k < 2; k++) {
+		doca_error_t status = doca_ctx_stop(ctx[k]);
+
+		assert_true(status == DOCA_SUCCESS || status == DOCA_ERROR_IN_PROGRESS);
+	}
+	for (int i = 0;
+	     i < 1000000 && (state[0] != DOCA_CTX_STATE_IDLE || state[1] != DOCA_CTX_STATE_IDLE);
+	     i++) {
+		doca_pe_progress(t.a.pe);
+		doca_pe_progress(t.b.pe);
+		for (int k = 0; k < 2; k++)
+			assert_doca_ok(doca_ctx_get_state(ctx[k], &state[k]));
+	}
+	assert_int_equal(state[0], DOCA_CTX_STATE_IDLE);
+	assert_int_equal(state[1], DOCA_CTX_STATE_IDLE);
+}
+
+static void side_destroy(struct side *s)
+{
+	assert_doca_ok(doca_rdma_destroy(s->rdma));
+	assert_doca_ok(doca_mmap_destroy(s->mmap));
+	assert_doca_ok(doca_pe_destroy(s->pe));
+}
+
+static int setup(void **state)
+{
+	const void *blob;
+	size_t len;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	setenv("SOFTDOCA_DEVICES", "lo", 1);
+	t.dev = open_loopback_dev();
+	t.worker_a = fake_xport_workers_created();
+	t.worker_b = t.worker_a + 1;
+	side_start(&t.a);
+	side_start(&t.b);
+	assert_doca_ok(doca_rdma_connect(t.a.rdma, t.b.blob, t.b.blob_len, t.a.conn));
+	assert_doca_ok(doca_rdma_connect(t.b.rdma, t.a.blob, t.a.blob_len, t.b.conn));
+	assert_doca_ok(doca_mmap_export_rdma(t.b.mmap, t.dev, &blob, &len));
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, len, t.dev, &t.remote));
+	assert_doca_ok(doca_buf_inventory_create(16, &t.inv));
+	assert_doca_ok(doca_buf_inventory_start(t.inv));
+	/* Both ends have heard each other (HELLO) before a test starts. */
+	for (int i = 0; i < 1000; i++) {
+		doca_pe_progress(t.a.pe);
+		doca_pe_progress(t.b.pe);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	assert_doca_ok(doca_mmap_destroy(t.remote));
+	stop_both();
+	side_destroy(&t.a);
+	side_destroy(&t.b);
+	assert_doca_ok(doca_buf_inventory_destroy(t.inv));
+	assert_doca_ok(doca_dev_close(t.dev));
+	return 0;
+}
+
+static struct doca_buf *local(size_t at, size_t len, size_t data_len)
+{
+	struct doca_buf *b;
+
+	assert_doca_ok(doca_buf_inventory_buf_get_by_args(t.inv, t.a.mmap, t.a.mem + at, len,
+	                                                  t.a.mem + at, data_len, &b));
+	return b;
+}
+
+static struct doca_buf *remote(size_t at, size_t len, size_t data_len)
+{
+	struct doca_buf *b;
+
+	assert_doca_ok(doca_buf_inventory_buf_get_by_args(t.inv, t.remote, t.b.mem + at, len,
+	                                                  t.b.mem + at, data_len, &b));
+	return b;
+}
+
+static struct doca_task *read_task(size_t from, size_t to, int id, struct doca_buf **bufs)
+{
+	struct doca_rdma_task_read *task;
+
+	bufs[0] = remote(from, PART, PART);
+	bufs[1] = local(to, PART, 0);
+	assert_doca_ok(doca_rdma_task_read_allocate_init(t.a.rdma, t.a.conn, bufs[0], bufs[1],
+	                                                 (union doca_data){ .u64 = id }, &task));
+	return doca_rdma_task_read_as_task(task);
+}
+
+static struct doca_task *write_task(size_t from, size_t to, int id, struct doca_buf **bufs)
+{
+	struct doca_rdma_task_write *task;
+
+	bufs[0] = local(from, PART, PART);
+	bufs[1] = remote(to, PART, 0);
+	assert_doca_ok(doca_rdma_task_write_allocate_init(t.a.rdma, t.a.conn, bufs[0], bufs[1],
+	                                                  (union doca_data){ .u64 = id }, &task));
+	return doca_rdma_task_write_as_task(task);
+}
+
+/* Submits two tasks, progresses both sides until both completed (bounded),
+ * checks they did in order and succeeded, and that the swap happened. */
+static void run_two(struct doca_task *first, struct doca_task *second)
+{
+	t.done = 0;
+	assert_doca_ok(doca_task_submit(first));
+	assert_doca_ok(doca_task_submit(second));
+	for (int i = 0; i < 1000000 && t.done < 2; i++) {
+		doca_pe_progress(t.a.pe);
+		doca_pe_progress(t.b.pe);
+	}
+	assert_int_equal(t.done, 2);
+	assert_true(fake_xport_swapped());
+	assert_int_equal(t.order[0], 0);
+	assert_int_equal(t.order[1], 1);
+	assert_doca_ok(t.status[0]);
+	assert_doca_ok(t.status[1]);
+	doca_task_free(first);
+	doca_task_free(second);
+}
+
+static void put(struct doca_buf **bufs)
+{
+	for (int i = 0; i < 4; i++)
+		if (bufs[i])
+			assert_doca_ok(doca_buf_dec_refcount(bufs[i], NULL));
+}
+
+static void fill(uint8_t *p, size_t len, uint8_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed + i * 7);
+}
+
+/* Two read responses reach the initiator in the opposite order. */
+static void read_responses_swapped(void **state)
+{
+	struct doca_buf *bufs[4] = { 0 };
+	struct doca_task *r0, *r1;
+	uint8_t want0[PART], want1[PART];
+
+	(void)state;
+	fill(t.b.mem, PART, 1);
+	fill(t.b.mem + PART, PART, 2);
+	memcpy(want0, t.b.mem, PART);
+	memcpy(want1, t.b.mem + PART, PART);
+	r0 = read_task(0, 0, 0, bufs);
+	r1 = read_task(PART, PART, 1, bufs + 2);
+	fake_xport_swap_next(t.worker_a);
+	run_two(r0, r1);
+	assert_memory_equal(t.a.mem, want0, PART);
+	assert_memory_equal(t.a.mem + PART, want1, PART);
+	put(bufs);
+}
+
+/* The write's ACK reaches the initiator before the earlier read's data. */
+static void ack_passes_read_response(void **state)
+{
+	struct doca_buf *bufs[4] = { 0 };
+	struct doca_task *r0, *w1;
+	uint8_t want_read[PART], want_write[PART];
+
+	(void)state;
+	fill(t.b.mem + 2 * PART, PART, 3);
+	memcpy(want_read, t.b.mem + 2 * PART, PART);
+	fill(t.a.mem + 3 * PART, PART, 4);
+	memcpy(want_write, t.a.mem + 3 * PART, PART);
+	r0 = read_task(2 * PART, 2 * PART, 0, bufs);
+	w1 = write_task(3 * PART, 3 * PART, 1, bufs + 2);
+	fake_xport_swap_next(t.worker_a);
+	run_two(r0, w1);
+	assert_memory_equal(t.a.mem + 2 * PART, want_read, PART);
+	assert_memory_equal(t.b.mem + 3 * PART, want_write, PART);
+	put(bufs);
+}
+
+/* Two writes of the same bytes reach the target in the opposite order: the
+ * later one's bytes stay, as if they had come in order. */
+static void requests_swapped(void **state)
+{
+	struct doca_buf *bufs[4] = { 0 };
+	struct doca_task *w0, *w1;
+	uint8_t want[PART];
+
+	(void)state;
+	fill(t.a.mem + 4 * PART, PART, 5);
+	fill(t.a.mem + 5 * PART, PART, 6);
+	memcpy(want, t.a.mem + 5 * PART, PART);
+	w0 = write_task(4 * PART, 6 * PART, 0, bufs);
+	w1 = write_task(5 * PART, 6 * PART, 1, bufs + 2);
+	fake_xport_swap_next(t.worker_b);
+	run_two(w0, w1);
+	assert_memory_equal(t.b.mem + 6 * PART, want, PART);
+	put(bufs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(read_responses_swapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(ack_passes_read_response, setup, teardown),
+		cmocka_unit_test_setup_teardown(requests_swapped, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
