@@ -15,6 +15,8 @@
 #define SDOCA_EXPORT __attribute__((visibility("default")))
 
 #define SDOCA_UNUSED __attribute__((unused))
+/* For a function on the per-message path that has a second, rare caller. */
+#define SDOCA_ALWAYS_INLINE inline __attribute__((always_inline))
 #define SDOCA_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SDOCA_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -730,12 +730,19 @@ static bool must_wait(const struct nic_qp *qp, const struct nic_msg *m, const st
 	}
 }
 
+/* Nothing moves data (then no request waits): tested inline, per message. */
+static inline bool may_wait(const struct nic_qp *qp)
+{
+	return qp->placing || qp->landings;
+}
+
 /* The request whose turn it is. */
-static bool accept(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+static SDOCA_ALWAYS_INLINE bool accept(struct nic_qp *qp, const struct nic_msg *m,
+                                       struct xport_rx *rx)
 {
 	qp->expected_seq++;
 	/* In order: behind held requests, a landing payload, or before connect. */
-	if (qp->state == NIC_QP_INIT || qp->held_head || must_wait(qp, m, rx))
+	if (qp->state == NIC_QP_INIT || qp->held_head || (may_wait(qp) && must_wait(qp, m, rx)))
 		return hold(qp, m, rx, false);
 	if (run(qp, m, rx) != STEP_WAIT_RECV)
 		return false;
@@ -743,23 +750,20 @@ static bool accept(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *
 	return hold(qp, m, rx, false);
 }
 
-bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+/* A request that is not the one expected: one ahead waits for its turn. */
+static bool out_of_turn(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	bool kept;
-
-	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED) {
-		xport_rx_release(qp->worker->xport, rx);
-		return false;
-	}
 	if (seq_before(m->seq, qp->expected_seq) || m->seq - qp->expected_seq >= MAX_HELD) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "request out of sequence");
 		return false;
 	}
-	if (m->seq != qp->expected_seq)
-		return hold_early(qp, m, rx);
-	kept = accept(qp, m, rx);
-	/* The requests that came early and whose turn it is now. */
+	return hold_early(qp, m, rx);
+}
+
+/* The requests that came early and whose turn it is now. */
+static void accept_early(struct nic_qp *qp)
+{
 	while (qp->early && qp->early->msg.seq == qp->expected_seq &&
 	       (qp->state == NIC_QP_RTS || qp->state == NIC_QP_INIT)) {
 		struct nic_held *h = qp->early;
@@ -770,12 +774,28 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 			h->rx.desc = NULL;
 		free(h);
 	}
+}
+
+bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	bool kept;
+
+	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED) {
+		xport_rx_release(qp->worker->xport, rx);
+		return false;
+	}
+	if (SDOCA_UNLIKELY(m->seq != qp->expected_seq))
+		return out_of_turn(qp, m, rx);
+	kept = accept(qp, m, rx);
+	if (SDOCA_UNLIKELY(qp->early != NULL))
+		accept_early(qp);
 	return kept;
 }
 
 void nic_resp_drain(struct nic_qp *qp)
 {
-	while (qp->held_head && !must_wait(qp, &qp->held_head->msg, &qp->held_head->rx) &&
+	while (qp->held_head &&
+	       !(may_wait(qp) && must_wait(qp, &qp->held_head->msg, &qp->held_head->rx)) &&
 	       qp->state == NIC_QP_RTS) {
 		struct nic_held *h = qp->held_head;
 
