@@ -231,23 +231,17 @@ void xport_ep_close(struct xport_ep *ep, bool force)
 	free(ep);
 }
 
-doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
-                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
-                        struct xport_op **op)
+static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xport_iov *iov,
+                                size_t iovcnt)
 {
-	struct xport_worker *to;
 	struct fake_msg *m;
 	size_t len = 0, at = 0;
 
-	(void)done;
-	(void)arg;
-	if (op)
-		*op = NULL;
 	for (size_t i = 0; i < iovcnt; i++)
 		len += iov[i].len;
 	m = malloc(sizeof(*m) + hdr_len + len);
 	if (!m)
-		return DOCA_ERROR_NO_MEMORY;
+		return NULL;
 	memcpy(m->hdr, hdr, hdr_len);
 	m->hdr_len = hdr_len;
 	m->data = m->hdr + hdr_len;
@@ -256,6 +250,43 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 		memcpy(m->data + at, iov[i].base, iov[i].len);
 		at += iov[i].len;
 	}
+	return m;
+}
+
+bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len)
+{
+	struct xport_iov iov = { (void *)(uintptr_t)payload, len };
+	struct fake_msg *m = new_msg(hdr, hdr_len, &iov, len ? 1 : 0);
+	struct xport_worker *to;
+
+	if (!m)
+		return false;
+	pthread_mutex_lock(&fake.lock);
+	for (to = fake.workers; to && to->index != worker_index; to = to->next)
+		;
+	if (to)
+		enqueue(to, m);
+	pthread_mutex_unlock(&fake.lock);
+	if (!to)
+		free(m);
+	return to != NULL;
+}
+
+doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
+                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
+                        struct xport_op **op)
+{
+	struct xport_worker *to;
+	struct fake_msg *m;
+
+	(void)done;
+	(void)arg;
+	if (op)
+		*op = NULL;
+	m = new_msg(hdr, hdr_len, iov, iovcnt);
+	if (!m)
+		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&fake.lock);
 	to = find(ep->peer);
 	if (!to) {

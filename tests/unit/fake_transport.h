@@ -5,12 +5,17 @@
 #define SDOCA_TESTS_FAKE_TRANSPORT_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The next two messages to the worker created index-th (from 0) are handed
  * over in the opposite order. */
 void fake_xport_swap_next(unsigned int worker_index);
 /* How many workers were created so far (the next one's index). */
 unsigned int fake_xport_workers_created(void);
+/* Queues a message to the worker created index-th as if a peer had sent
+ * it (false: no such worker, or out of memory). */
+bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_len,
+                       const void *payload, size_t len);
 /* Whether the swap asked for has happened. */
 bool fake_xport_swapped(void);
 
