@@ -117,6 +117,12 @@ static uint64_t iteration_of(struct perf_ep *ep, const struct doca_rdma_connecti
 	return (k / per_round) * ops + c + (k % per_round) * n;
 }
 
+/* Whether a completed receive is to be posted again. */
+static bool reposting(const struct perf_ep *ep)
+{
+	return ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit);
+}
+
 /* A receive: the message of iteration `seq`, carrying that number as its
  * pattern seed and immediate. Re-posted at once while the test runs. */
 static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, union doca_data cud)
@@ -153,7 +159,7 @@ static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, u
 	ep->received++;
 	if (ep->defer_repost)
 		s->repost_due = true;
-	else if (ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit))
+	else if (reposting(ep))
 		perf_ep_submit(s, 0);
 }
 
@@ -165,7 +171,7 @@ void perf_ep_repost_due(struct perf_ep *ep)
 		if (!s->repost_due)
 			continue;
 		s->repost_due = false;
-		if (ep->repost && (!ep->recv_limit || ep->recv_posted < ep->recv_limit))
+		if (reposting(ep))
 			perf_ep_submit(s, 0);
 	}
 }
