@@ -146,11 +146,6 @@ static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *
 		transport_done(slot, status);
 }
 
-static bool seq_after(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b) > 0;
-}
-
 /* The request in flight with this sequence number, NULL if none. */
 static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
 {
@@ -165,12 +160,12 @@ static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
  * or an ACK that an earlier-sent, later-delivered one repeats, is no news. */
 void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
 {
-	if (seq_after(seq, qp->next_seq - 1)) {
+	if (nic_seq_after(seq, qp->next_seq - 1)) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "an ACK for a request never sent");
 		return;
 	}
-	for (struct nic_wqe *wqe = oldest_unanswered(qp); wqe && !seq_after(wqe->seq, seq);
+	for (struct nic_wqe *wqe = oldest_unanswered(qp); wqe && !nic_seq_after(wqe->seq, seq);
 	     wqe = wqe->next) {
 		if (wqe->answered || !matches(wqe, NIC_OP_ACK))
 			continue;

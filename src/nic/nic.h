@@ -141,6 +141,12 @@ struct nic_qp_attr {
 	uint32_t timeout_ms; /* no answer for this long: the request fails */
 };
 
+/* Whether sequence number a comes after b (they wrap around). */
+static inline bool nic_seq_after(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) > 0;
+}
+
 /* A request the responder keeps until it can execute it. */
 struct nic_held {
 	struct nic_msg msg;

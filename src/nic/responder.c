@@ -284,6 +284,13 @@ static void untrack(struct nic_qp *qp, struct nic_landing *l)
 		*link = l->next;
 }
 
+/* A landing's payload is in place (or failed): over, and freed. */
+static void land(struct nic_landing *l, doca_error_t status)
+{
+	landed(l->qp, &l->m, l->key_held ? &l->key : NULL, l->recv, status);
+	free(l);
+}
+
 /* A payload landed. It is over - key released, receive completed, ACK
  * deferred - once every payload before it is over too (RC acknowledges in
  * sequence): a write that landed early waits for the slower ones before it. */
@@ -303,9 +310,7 @@ static void landing_done(void *arg, doca_error_t status)
 			qp->placing_tail = NULL;
 		qp->placing--;
 		untrack(qp, l);
-		/* A failure abandons the landings left (nic_resp_abandon). */
-		landed(qp, &l->m, l->key_held ? &l->key : NULL, l->recv, l->status);
-		free(l);
+		land(l, l->status); /* a failure abandons the landings left */
 		over++;
 	}
 	nic_resp_drain(qp);
@@ -381,8 +386,7 @@ static enum step_result place(struct resp *r, const struct xport_iov *iov, uint3
 		start_placing(r->qp, l);
 		return STEP_PLACING;
 	}
-	landed(r->qp, &l->m, l->key_held ? &l->key : NULL, l->recv, status);
-	free(l);
+	land(l, status);
 	return STEP_DONE;
 }
 
@@ -650,11 +654,6 @@ static bool hold(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx
 	return true;
 }
 
-static bool seq_before(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b) < 0;
-}
-
 /* A request ahead of its turn: UCX can hand over a message before an
  * earlier one it had to queue (seen over TCP under load). It waits, in
  * sequence order, for the ones before it. */
@@ -664,7 +663,7 @@ static bool hold_early(struct nic_qp *qp, const struct nic_msg *m, struct xport_
 
 	if (!h)
 		return false;
-	while (*link && seq_before((*link)->msg.seq, m->seq))
+	while (*link && nic_seq_after(m->seq, (*link)->msg.seq))
 		link = &(*link)->next;
 	h->next = *link;
 	*link = h;
@@ -708,9 +707,9 @@ static bool meets_transfer(const struct nic_qp *qp, uint64_t addr, uint64_t len)
 	return false;
 }
 
-/* The request must wait for earlier ones still moving data: as if they had
- * executed one at a time, in sequence. */
-static bool must_wait(const struct nic_qp *qp, const struct nic_msg *m, const struct xport_rx *rx)
+/* must_wait() when something moves data. */
+static bool waits_for_transfers(const struct nic_qp *qp, const struct nic_msg *m,
+                                const struct xport_rx *rx)
 {
 	switch (m->opcode) {
 	case NIC_OP_WRITE:
@@ -730,10 +729,13 @@ static bool must_wait(const struct nic_qp *qp, const struct nic_msg *m, const st
 	}
 }
 
-/* Nothing moves data (then no request waits): tested inline, per message. */
-static inline bool may_wait(const struct nic_qp *qp)
+/* The request must wait for earlier ones still moving data: as if they had
+ * executed one at a time, in sequence. Inline: when nothing moves data (the
+ * common case) nothing waits, at the cost of two loads per message. */
+static inline bool must_wait(const struct nic_qp *qp, const struct nic_msg *m,
+                             const struct xport_rx *rx)
 {
-	return qp->placing || qp->landings;
+	return (qp->placing || qp->landings) && waits_for_transfers(qp, m, rx);
 }
 
 /* The request whose turn it is. */
@@ -742,7 +744,7 @@ static SDOCA_ALWAYS_INLINE bool accept(struct nic_qp *qp, const struct nic_msg *
 {
 	qp->expected_seq++;
 	/* In order: behind held requests, a landing payload, or before connect. */
-	if (qp->state == NIC_QP_INIT || qp->held_head || (may_wait(qp) && must_wait(qp, m, rx)))
+	if (qp->state == NIC_QP_INIT || qp->held_head || must_wait(qp, m, rx))
 		return hold(qp, m, rx, false);
 	if (run(qp, m, rx) != STEP_WAIT_RECV)
 		return false;
@@ -753,7 +755,7 @@ static SDOCA_ALWAYS_INLINE bool accept(struct nic_qp *qp, const struct nic_msg *
 /* A request that is not the one expected: one ahead waits for its turn. */
 static bool out_of_turn(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	if (seq_before(m->seq, qp->expected_seq) || m->seq - qp->expected_seq >= MAX_HELD) {
+	if (nic_seq_after(qp->expected_seq, m->seq) || m->seq - qp->expected_seq >= MAX_HELD) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "request out of sequence");
 		return false;
@@ -794,8 +796,7 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 
 void nic_resp_drain(struct nic_qp *qp)
 {
-	while (qp->held_head &&
-	       !(may_wait(qp) && must_wait(qp, &qp->held_head->msg, &qp->held_head->rx)) &&
+	while (qp->held_head && !must_wait(qp, &qp->held_head->msg, &qp->held_head->rx) &&
 	       qp->state == NIC_QP_RTS) {
 		struct nic_held *h = qp->held_head;
 

@@ -14,6 +14,7 @@
 #include <doca_mmap.h>
 
 #include "fuzz_blob.h"
+#include "fuzz_dev.h"
 
 static struct doca_dev *dev;
 
@@ -22,17 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct doca_devinfo **list;
-	uint32_t n;
-
 	(void)argc;
 	(void)argv;
-	/* Refusals are expected by the thousand; keep the output readable. */
-	doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS || n == 0 ||
-	    doca_dev_open(list[0], &dev) != DOCA_SUCCESS)
-		abort();
-	doca_devinfo_destroy_list(list);
+	dev = fuzz_open_dev();
 	return 0;
 }
 

@@ -30,6 +30,8 @@
 #include "rdma/rdma.h"
 #include "unit/fake_transport.h"
 
+#include "fuzz_dev.h"
+
 #define EXPORTED 4096
 #define GUARD 0xA5
 #define ACCESS                                                            \
@@ -106,24 +108,9 @@ static void stop_and_destroy(struct side *a, struct side *b)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct doca_devinfo **list;
-	uint32_t n;
-
 	(void)argc;
 	(void)argv;
-	doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
-	setenv("SOFTDOCA_DEVICES", "lo", 1);
-	ok(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && !dev; i++) {
-		char iface[DOCA_DEVINFO_IFACE_NAME_SIZE];
-
-		ok(doca_devinfo_get_iface_name(list[i], iface, sizeof(iface)));
-		if (strcmp(iface, "lo") == 0)
-			ok(doca_dev_open(list[i], &dev));
-	}
-	ok(doca_devinfo_destroy_list(list));
-	if (!dev)
-		abort();
+	dev = fuzz_open_dev(); /* any: the fake transport needs no network */
 	return 0;
 }
 
