@@ -85,7 +85,7 @@ struct nic_wqe {
 	/* local buffers: source (send, write), destination (read, receive) or
 	 * the 8-byte result (atomics) */
 	struct xport_iov sge[NIC_MAX_SGE];
-	uint32_t num_sge; /* first field after sge: see submit() in rdma/tasks.c */
+	uint32_t num_sge;
 	uint64_t length;  /* bytes to move (read: what the local side can take) */
 	struct sdoca_key rkey;
 	uint64_t raddr;

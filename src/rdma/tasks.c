@@ -245,23 +245,19 @@ static doca_error_t (*const builders[])(struct rdma_task *t) = {
 	[RDMA_TASK_ATOMIC_FETCH_ADD] = build_atomic,
 };
 
-/* submit() clears a work request from num_sge on: only op and the scatter
- * list come before it. */
-_Static_assert(offsetof(struct nic_wqe, num_sge) ==
-                               offsetof(struct nic_wqe, sge) + sizeof(((struct nic_wqe *)0)->sge) &&
-                       offsetof(struct nic_wqe, sge) <= sizeof(uint64_t),
-               "nic_wqe: op, sge, num_sge must come first");
-
 static doca_error_t submit(struct doca_task *task)
 {
 	struct rdma_task *t = to_task(task);
 	struct doca_rdma *rdma = rdma_of(task->ctx);
 	doca_error_t status;
 
-	/* Everything but the scatter list (only its first num_sge entries are
-	 * read) and the header buffer: the list alone is 256 bytes. */
-	memset(&t->wqe.num_sge, 0,
-	       offsetof(struct nic_wqe, hdr) - offsetof(struct nic_wqe, num_sge));
+	/* What a builder may leave unset and the soft NIC still reads (a
+	 * zero-length RDMA's key, a receive's connection); the soft NIC sets
+	 * the rest itself. Clearing the whole request cost ~30 instructions. */
+	t->wqe.rkey = (struct sdoca_key){ 0 };
+	t->wqe.raddr = 0;
+	t->wqe.result_len = 0;
+	t->wqe.result_qp = NULL;
 	t->wqe.op = wr_ops[t->kind];
 	t->wqe.done = task_done;
 	memcpy(t->wqe.imm, &t->imm, sizeof(t->wqe.imm));
