@@ -255,6 +255,7 @@ static void expect_pattern(const void *buf, size_t len, uint32_t seed, const cha
 #define OPS_RW (202 * MiB)
 #define OPS_MEM (204 * MiB)
 #define OPS_LIST 8192                    /* list write / list receive */
+#define OPS_SMALL_LIST 16384             /* a list write small enough to be inline */
 #define OPS_IMM 20000                    /* write-imm target, send-imm receive */
 #define OPS_TRUNC 30000                  /* truncated read source */
 #define OPS_PIPE (66 * MiB)              /* 64 pipelined 4 KiB writes */
@@ -266,6 +267,7 @@ static void expect_pattern(const void *buf, size_t len, uint32_t seed, const cha
 static const size_t sizes[NUM_SIZES] = { 0, 1, 8, 4096, MiB, 64 * MiB };
 static const size_t offsets[NUM_SIZES] = { 0, 0, 64, 4096, MiB, 2 * MiB };
 static const size_t list_parts[3] = { 100, 5000, 1 };
+static const size_t small_list_parts[3] = { 3, 1, 5 };
 static const size_t recv_parts[3] = { 2000, 2000, 2000 };
 
 static void ops_server(struct peer *p)
@@ -314,6 +316,7 @@ static void ops_server(struct peer *p)
 	for (int k = 1; k < NUM_SIZES; k++)
 		expect_pattern(p->mem + offsets[k], sizes[k], 10 + k, "write");
 	expect_pattern(p->mem + OPS_LIST, 5101, 20, "list write");
+	expect_pattern(p->mem + OPS_SMALL_LIST, 9, 23, "small list write");
 	expect_pattern(p->mem + OPS_IMM, 64, 30, "write-imm data");
 	for (int i = 0; i < 64; i++)
 		expect_pattern(p->mem + OPS_PIPE + i * 4096, 4096, 40 + i, "pipelined write");
@@ -361,11 +364,31 @@ static void ops_server(struct peer *p)
 	peer_stop(p);
 }
 
+/* Writes a three-element list of the given lengths (filled with pattern
+ * seed) to the server's offset. */
+static void list_write(struct peer *p, const size_t lens[3], size_t offset, int seed)
+{
+	struct doca_buf *parts[3], *dst;
+	size_t at = 0;
+	struct result r;
+
+	pattern_fill(p->mem, lens[0] + lens[1] + lens[2], seed);
+	for (int i = 0; i < 3; i++) {
+		parts[i] = local_buf(p, at, lens[i], lens[i]);
+		at += lens[i];
+		if (i)
+			CHECK(doca_buf_chain_list(parts[0], parts[i]));
+	}
+	dst = remote_buf(p, offset, at, 0);
+	do_write(p, parts[0], dst, &r);
+	expect_status(&r, DOCA_SUCCESS, "list write");
+	put(parts[0]);
+	put(dst);
+}
+
 static void client_writes(struct peer *p)
 {
-	struct doca_buf *parts[3];
 	struct result r;
-	size_t at = 0;
 
 	for (int k = 0; k < NUM_SIZES; k++) {
 		struct doca_buf *src = NULL, *dst = NULL;
@@ -386,20 +409,10 @@ static void client_writes(struct peer *p)
 		put(src);
 		put(dst);
 	}
-	/* from a three-element list */
-	pattern_fill(p->mem, 5101, 20);
-	for (int i = 0; i < 3; i++) {
-		parts[i] = local_buf(p, at, list_parts[i], list_parts[i]);
-		at += list_parts[i];
-		if (i)
-			CHECK(doca_buf_chain_list(parts[0], parts[i]));
-	}
-	struct doca_buf *dst = remote_buf(p, OPS_LIST, 5101, 0);
-
-	do_write(p, parts[0], dst, &r);
-	expect_status(&r, DOCA_SUCCESS, "list write");
-	put(parts[0]);
-	put(dst);
+	/* from three-element lists: one large, one small enough to travel
+	 * inside the message header */
+	list_write(p, list_parts, OPS_LIST, 20);
+	list_write(p, small_list_parts, OPS_SMALL_LIST, 23);
 }
 
 /* Submits n writes at once; they must succeed and complete in submission order. */
