@@ -86,7 +86,7 @@ struct nic_wqe {
 	 * the 8-byte result (atomics) */
 	struct xport_iov sge[NIC_MAX_SGE];
 	uint32_t num_sge;
-	uint64_t length; /* bytes to move (read: what the local side can take) */
+	uint64_t length;  /* bytes to move (read: what the local side can take) */
 	struct sdoca_key rkey;
 	uint64_t raddr;
 	uint8_t imm[4];
@@ -107,7 +107,7 @@ struct nic_wqe {
 	bool answered;
 	doca_error_t status;
 	struct nic_wqe *next;
-	uint8_t hdr[NIC_WIRE_HDR_ROOM];
+	uint8_t hdr[NIC_WIRE_MAX_HDR];
 };
 
 /* A shared receive queue: the receives of one RDMA context, consumed by the

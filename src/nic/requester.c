@@ -27,23 +27,9 @@ static bool carries_payload(enum nic_wr_op op)
 	       op == NIC_WR_WRITE_IMM;
 }
 
-/* Copies a small payload into the header, after its fields. */
-static size_t gather_inline(const struct nic_wqe *wqe, uint8_t *out)
-{
-	size_t n = 0;
-
-	for (uint32_t i = 0; i < wqe->num_sge; i++) {
-		memcpy(out + n, wqe->sge[i].base, wqe->sge[i].len);
-		n += wqe->sge[i].len;
-	}
-	return n;
-}
-
 /* Encodes the request, with this side's deferred ACK if there is one (then
- * *acked is true and *ack_seq what it acknowledges), and a small payload
- * inline (then *inlined is true). Returns the size of what wqe->hdr holds. */
-static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked, uint32_t *ack_seq,
-                             bool *inlined)
+ * *acked is true and *ack_seq what it acknowledges). */
+static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked, uint32_t *ack_seq)
 {
 	struct nic_msg m = {
 		.opcode = opcodes[wqe->op],
@@ -63,11 +49,7 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 	m.has_ack = nic_resp_take_ack(qp, &m.ack_seq); /* the deferred ACK rides along */
 	*acked = m.has_ack;
 	*ack_seq = m.ack_seq;
-	m.inlined = carries_payload(wqe->op) && nic_wire_fits_inline(&m);
-	*inlined = m.inlined;
-	size_t size = nic_wire_encode(&m, wqe->hdr);
-
-	return m.inlined ? size + gather_inline(wqe, wqe->hdr + size) : size;
+	return nic_wire_encode(&m, wqe->hdr);
 }
 
 static doca_error_t check_state(const struct nic_qp *qp)
@@ -100,7 +82,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	struct nic_xslot *slot;
 	uint32_t ack_seq;
 	doca_error_t status;
-	bool acked, inlined;
+	bool acked;
 	size_t hdr_len;
 
 	nic_lock(w);
@@ -132,11 +114,11 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		nic_unlock(w);
 		return DOCA_SUCCESS;
 	}
-	hdr_len = encode_request(qp, wqe, &acked, &ack_seq, &inlined);
+	hdr_len = encode_request(qp, wqe, &acked, &ack_seq);
 	slot = nic_comp_slot(wqe);
 	status = xport_send(qp->ep, wqe->hdr, hdr_len, wqe->sge,
-	                    carries_payload(wqe->op) && !inlined ? wqe->num_sge : 0, nic_comp_sent,
-	                    slot, &slot->op);
+	                    carries_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, slot,
+	                    &slot->op);
 	if (status != DOCA_ERROR_IN_PROGRESS)
 		nic_comp_slot_done(slot);
 	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS) {

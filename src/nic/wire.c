@@ -70,19 +70,17 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (!l)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
 	flags = sdoca_get_le16(p + 2);
-	if (flags != 0 && ((flags & ~(NIC_FLAG_ACK | NIC_FLAG_INLINE)) ||
-	                   !nic_op_is_request(p[1]) || ((flags & NIC_FLAG_INLINE) && !l->payload)))
+	if (flags != 0 && (flags != NIC_FLAG_ACK || !nic_op_is_request(p[1])))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
 		           flags);
-	size = l->size + ((flags & NIC_FLAG_ACK) ? NIC_WIRE_ACK_EXT : 0);
-	m->inlined = (flags & NIC_FLAG_INLINE) != 0;
-	if (m->inlined ? hdr_len <= size || hdr_len > NIC_WIRE_INLINE_LIMIT : hdr_len != size)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %s%zu)",
-		           l->name, hdr_len, m->inlined ? "a payload after " : "", size);
+	size = l->size + (flags ? NIC_WIRE_ACK_EXT : 0);
+	if (hdr_len != size)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %zu)",
+		           l->name, hdr_len, size);
 	/* Each field set from the header or zeroed (no memset of the whole
 	 * message first: ~20 instructions per message). */
-	m->has_ack = (flags & NIC_FLAG_ACK) != 0;
-	m->ack_seq = m->has_ack ? sdoca_get_le32(p + l->size) : 0;
+	m->has_ack = flags != 0;
+	m->ack_seq = flags ? sdoca_get_le32(p + l->size) : 0;
 	m->opcode = p[1];
 	m->qp = sdoca_get_le32(p + 4);
 	m->seq = sdoca_get_le32(p + 8);
@@ -91,13 +89,6 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (m->len > NIC_MAX_MESSAGE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s of %u bytes exceeds the 2 GiB limit",
 		           l->name, m->len);
-	if (m->inlined) { /* the header's bytes after its fields are the payload */
-		if (payload_len != 0)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "%s with an inline payload carries another of %zu bytes",
-			           l->name, payload_len);
-		payload_len = hdr_len - size;
-	}
 	if (l->payload ? payload_len != m->len : payload_len != 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s declares %u bytes but carries a payload of %zu", l->name, m->len,

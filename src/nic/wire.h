@@ -16,9 +16,7 @@
  * bytes at its end: a u32 acknowledging the receiver's own requests up to
  * that sequence (a piggybacked ACK) and 4 of padding. Every header size is
  * fixed per opcode and flags, and the largest is 72 bytes, so small
- * operations stay in UCX's shortest path. A small write or send (flag
- * NIC_FLAG_INLINE) carries its payload inside the header, after its fields:
- * one piece for UCX to gather instead of two.
+ * operations stay in UCX's shortest path.
  *
  * Headers come from other processes and hosts: nic_wire_decode() checks
  * version, opcode, exact size, flags, lengths and syndromes before any field
@@ -37,14 +35,9 @@
 #include "core/bytes.h"
 #include "nic/keys.h"
 
-#define NIC_WIRE_VERSION 2
-#define NIC_WIRE_MAX_HDR 72 /* without an inline payload */
-/* A header with its inline payload is at most this long: UCX's shortest
- * path on shared memory (ucp_am_lat: 64 and 80 bytes alike, 96 bytes 20%
- * slower). */
-#define NIC_WIRE_INLINE_LIMIT 80
-#define NIC_WIRE_HDR_ROOM NIC_WIRE_INLINE_LIMIT /* room for any header we send */
-#define NIC_MAX_MESSAGE (1u << 31)              /* 2 GiB, DOCA's cap */
+#define NIC_WIRE_VERSION 1
+#define NIC_WIRE_MAX_HDR 72
+#define NIC_MAX_MESSAGE (1u << 31) /* 2 GiB, DOCA's cap */
 
 enum nic_opcode {
 	/* requests */
@@ -68,8 +61,7 @@ enum nic_opcode {
 
 /* Header flags. */
 enum nic_flags {
-	NIC_FLAG_ACK = 1,    /* a request also acknowledges up to ack_seq (requests only) */
-	NIC_FLAG_INLINE = 2, /* the payload follows inside the header (writes and sends) */
+	NIC_FLAG_ACK = 1, /* a request also acknowledges up to ack_seq (requests only) */
 };
 
 /* Why a responder refused a request (and what the requester reports). */
@@ -96,7 +88,6 @@ struct nic_msg {
 	uint64_t value; /* atomic response: the original value */
 	bool has_ack;   /* NIC_FLAG_ACK: ack_seq is meaningful */
 	uint32_t ack_seq;
-	bool inlined; /* NIC_FLAG_INLINE: the len payload bytes end the header */
 };
 
 static inline int nic_op_is_request(uint8_t op)
@@ -139,11 +130,10 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 	memset(out, 0, NIC_WIRE_MAX_HDR);
 	out[0] = NIC_WIRE_VERSION;
 	out[1] = m->opcode;
-	if (ack || m->inlined)
-		sdoca_put_le16(out + 2,
-		               (ack ? NIC_FLAG_ACK : 0) | (m->inlined ? NIC_FLAG_INLINE : 0));
-	if (ack)
+	if (ack) {
+		sdoca_put_le16(out + 2, NIC_FLAG_ACK);
 		sdoca_put_le32(out + l->size, m->ack_seq);
+	}
 	sdoca_put_le32(out + 4, m->qp);
 	sdoca_put_le32(out + 8, m->seq);
 	sdoca_put_le32(out + 12, m->len);
@@ -165,19 +155,8 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 	return l->size + (ack ? NIC_WIRE_ACK_EXT : 0);
 }
 
-/* Whether m's payload (m->len bytes) can travel inside its header: a write
- * or send whose header and payload stay within NIC_WIRE_INLINE_LIMIT. */
-static inline bool nic_wire_fits_inline(const struct nic_msg *m)
-{
-	const struct nic_wire_layout *l = &nic_wire_layouts[m->opcode];
-
-	return l->payload && m->len > 0 && nic_op_is_request(m->opcode) &&
-	       l->size + (m->has_ack ? NIC_WIRE_ACK_EXT : 0) + m->len <= NIC_WIRE_INLINE_LIMIT;
-}
-
-/* Decodes and validates a header and the size of the payload that came with
- * it (an inline payload is part of the header: m->inlined, and the header's
- * last m->len bytes). INVALID_VALUE (with a log line) for anything malformed. */
+/* Decodes and validates a header and the size of the payload that came with it.
+ * INVALID_VALUE (with a log line) for anything malformed. */
 doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len,
                              struct nic_msg *m);
 

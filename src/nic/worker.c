@@ -87,8 +87,6 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		xport_rx_release(w->xport, rx);
 		return false;
 	}
-	if (m.inlined)
-		xport_rx_from_header(rx, (const uint8_t *)hdr + hdr_len - m.len, m.len);
 	qp = nic_worker_find_qp(w, m.qp, m.token);
 	if (!qp || qp->detached) {
 		/* A stale or forged message: nobody here expects it. */

@@ -41,10 +41,6 @@
 SDOCA_LOG_MODULE(ucx);
 
 #define XPORT_AM_ID 0x5d0a
-/* A message that is all header (no payload, or a payload inside the header)
- * goes as UCX data without a UCX header: one piece fewer for UCX to gather on
- * the shortest path (uct's short send 178 -> 146 instructions, callgrind). */
-#define XPORT_AM_ID_HEADER 0x5d0b
 
 _Static_assert(sizeof(struct xport_iov) == sizeof(ucp_dt_iov_t) &&
                        offsetof(struct xport_iov, base) == offsetof(ucp_dt_iov_t, buffer) &&
@@ -298,21 +294,6 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 	return UCS_OK;
 }
 
-/* XPORT_AM_ID_HEADER: the data is our header, and there is no payload. */
-static ucs_status_t am_header_handler(void *arg, const void *header, size_t header_length,
-                                      void *data, size_t length, const ucp_am_recv_param_t *param)
-{
-	struct xport_worker *w = arg;
-	struct xport_rx rx = { 0 };
-
-	(void)header;
-	/* Never sent so by us: dropped (UCX tells a rendezvous sender). */
-	if (header_length != 0 || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV))
-		return UCS_OK;
-	(void)w->recv(w->recv_arg, data, length, &rx); /* a kept rx holds its own copy */
-	return UCS_OK;
-}
-
 bool xport_rx_hold(struct xport_rx *rx)
 {
 	if (rx->held)
@@ -372,11 +353,6 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 	w->recv_arg = recv_arg;
 	am.arg = w;
 	st = ucp_worker_set_am_recv_handler(w->ucp, &am);
-	if (st == UCS_OK) {
-		am.id = XPORT_AM_ID_HEADER;
-		am.cb = am_header_handler;
-		st = ucp_worker_set_am_recv_handler(w->ucp, &am);
-	}
 	if (st == UCS_OK)
 		st = ucp_worker_get_efd(w->ucp, &w->fd);
 	if (st == UCS_OK)
@@ -585,11 +561,10 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 		param.datatype = ucp_dt_make_contig(1);
 		buffer = iov[0].base;
 		count = iov[0].len;
-	} else if (iovcnt == 0) { /* all header */
+	} else if (iovcnt == 0) {
 		param.datatype = ucp_dt_make_contig(1);
-		return track(
-		        ucp_am_send_nbx(ep->ucp, XPORT_AM_ID_HEADER, NULL, 0, hdr, hdr_len, &param),
-		        done, arg, op, "send");
+		buffer = NULL;
+		count = 0;
 	}
 	return track(ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, buffer, count, &param),
 	             done, arg, op, "send");

@@ -49,18 +49,6 @@ struct xport_rx {
 	void *desc;      /* transport handle (held and not persistent: our copy) */
 };
 
-/* The payload travelled inside the message's header (bytes valid while the
- * receive callback runs, like any eager payload the transport does not let
- * us keep): rx names them now. Nothing else came with the message. */
-static inline void xport_rx_from_header(struct xport_rx *rx, const void *data, size_t len)
-{
-	rx->data = data;
-	rx->len = len;
-	rx->rndv = false;
-	rx->persistent = false;
-	rx->desc = NULL;
-}
-
 /* Marks a copy of rx that the receive callback keeps (it then returns true);
  * eager bytes the transport does not let us keep are copied (the rare RNR
  * path pays the copy, not every message). False: out of memory. */
