@@ -10,6 +10,13 @@
  * a revoker clears the flag before it waits for the count to drop. With both
  * done in sequentially consistent order, either the reader sees the key gone
  * or the revoker sees the reader and waits for it.
+ *
+ * A reader that is done with the region before it leaves a critical section
+ * of its own (a responder's synchronous copy or atomic, under its worker's
+ * lock) peeks instead: no count, no locked instruction. The revoker then
+ * waits those sections out through the quiesce hook, after clearing the
+ * flag: a section that saw the key live ends before revoke returns, and one
+ * that starts later sees it gone.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -45,6 +52,7 @@ static struct {
 	uint32_t num_chunks;
 	uint32_t free_head; /* 0 = empty */
 	uint32_t live;
+	_Atomic(sdoca_keys_quiesce_fn) quiesce;
 } table = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct key_slot *slot_at(uint32_t index)
@@ -139,9 +147,15 @@ static bool tag_matches(const struct key_slot *slot, const struct sdoca_key *key
 	return ((slot->tag_lo ^ key->tag_lo) | (uint64_t)(slot->tag_hi ^ key->tag_hi)) == 0;
 }
 
+SDOCA_EXPORT void sdoca_keys_set_quiesce(sdoca_keys_quiesce_fn fn)
+{
+	atomic_store(&table.quiesce, fn);
+}
+
 SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key)
 {
 	struct key_slot *slot = slot_at(key->index);
+	sdoca_keys_quiesce_fn quiesce;
 
 	if (!slot)
 		return;
@@ -154,7 +168,11 @@ SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key)
 	table.live--;
 	pthread_mutex_unlock(&table.lock);
 
-	/* Holders are responders in the middle of one access; they finish soon. */
+	/* Peekers finish their section; holders are responders in the middle of
+	 * one access: both soon. */
+	quiesce = atomic_load(&table.quiesce);
+	if (quiesce)
+		quiesce();
 	while (atomic_load(&slot->holders) != 0)
 		sched_yield();
 
@@ -176,6 +194,18 @@ SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
 		atomic_fetch_sub(&slot->holders, 1);
 		return DOCA_ERROR_NOT_FOUND;
 	}
+	*region = slot->region;
+	return DOCA_SUCCESS;
+}
+
+SDOCA_EXPORT doca_error_t sdoca_keys_peek(const struct sdoca_key *key,
+                                          struct sdoca_key_region *region)
+{
+	struct key_slot *slot = slot_at(key->index);
+
+	if (!slot || key->index == 0 || !atomic_load_explicit(&slot->live, memory_order_acquire) ||
+	    !tag_matches(slot, key))
+		return DOCA_ERROR_NOT_FOUND;
 	*region = slot->region;
 	return DOCA_SUCCESS;
 }

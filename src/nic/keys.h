@@ -7,8 +7,9 @@
  * A key is 128 bits: a 32-bit slot index and a 96-bit tag from getrandom(),
  * so a peer cannot guess a key it was not given. Lookups take no lock: a
  * slot is found by index and checked against the tag. While a responder uses
- * a region it holds the slot, and revoking a key waits until no one does,
- * so once doca_mmap_stop/destroy returns no remote access touches the memory.
+ * a region it holds the slot (or peeks, inside a critical section that the
+ * quiesce hook waits out), and revoking a key waits until no one does, so
+ * once doca_mmap_stop/destroy returns no remote access touches the memory.
  */
 #ifndef SDOCA_NIC_KEYS_H_
 #define SDOCA_NIC_KEYS_H_
@@ -51,6 +52,15 @@ SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key);
 SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
                                              struct sdoca_key_region *region);
 SDOCA_EXPORT void sdoca_keys_release(const struct sdoca_key *key);
+/* Looks a key up without holding it: for a caller that is done with the
+ * region before it leaves a critical section the quiesce hook waits out. */
+SDOCA_EXPORT doca_error_t sdoca_keys_peek(const struct sdoca_key *key,
+                                          struct sdoca_key_region *region);
+/* Called by every revoke after the key is gone: returns once every critical
+ * section that may have peeked at it has ended (the soft NIC: takes and
+ * releases each worker's lock). Must not be called with such a section held. */
+typedef void (*sdoca_keys_quiesce_fn)(void);
+SDOCA_EXPORT void sdoca_keys_set_quiesce(sdoca_keys_quiesce_fn fn);
 /* Number of keys registered and not revoked. */
 SDOCA_EXPORT uint32_t sdoca_keys_live(void);
 

@@ -86,7 +86,7 @@ struct nic_wqe {
 	 * the 8-byte result (atomics) */
 	struct xport_iov sge[NIC_MAX_SGE];
 	uint32_t num_sge;
-	uint64_t length;  /* bytes to move (read: what the local side can take) */
+	uint64_t length; /* bytes to move (read: what the local side can take) */
 	struct sdoca_key rkey;
 	uint64_t raddr;
 	uint8_t imm[4];
@@ -228,7 +228,8 @@ struct nic_worker {
 	/* The service thread sleeps until the transport wakes it (no 1 ms look):
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
-	struct nic_worker *next;
+	struct nic_worker *next;     /* workers that can be shared (nic_worker_get) */
+	struct nic_worker *all_next; /* every worker, until destroyed (quiesce) */
 };
 
 doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker);

@@ -175,9 +175,16 @@ static enum step_result check_rkey(struct resp *r)
 
 	if (m->len == 0 && need != DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 		return STEP_NEXT; /* zero-length RDMA needs no key, as on hardware */
-	if (sdoca_keys_acquire(&m->key, &r->region) != DOCA_SUCCESS)
+	/* Held only when the transport moves the bytes after this message (a
+	 * rendezvous payload, a read response); an eager write or an atomic is
+	 * done under the worker's lock, which a revoke waits out (keys.h): no
+	 * locked instruction for it. */
+	r->key_held = need == DOCA_ACCESS_FLAG_RDMA_READ || r->rx->rndv;
+	if ((r->key_held ? sdoca_keys_acquire(&m->key, &r->region)
+	                 : sdoca_keys_peek(&m->key, &r->region)) != DOCA_SUCCESS) {
+		r->key_held = false;
 		return STEP_ERR_ACCESS;
-	r->key_held = true;
+	}
 	start = r->region.addr;
 	end = start + r->region.len;
 	if (r->region.kind != SDOCA_KEY_MMAP || m->raddr < start || m->raddr > end ||
@@ -479,8 +486,6 @@ static enum step_result respond_atomic(struct resp *r)
 		                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 		resp.value = expected; /* the original value either way */
 	}
-	sdoca_keys_release(&r->m->key);
-	r->key_held = false;
 	nic_qp_send_control(r->qp, &resp);
 	return STEP_DONE;
 }

@@ -1,5 +1,6 @@
 /*
- * Unit tests: the memory-key table, including revocation under concurrent lookups.
+ * Unit tests: the memory-key table, including revocation under concurrent
+ * lookups (holders) and peeks (inside a section the quiesce hook waits out).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -143,6 +144,70 @@ static void test_revoke_waits_for_holders(void **state)
 	}
 }
 
+/* Peekers use the region inside a critical section (here a mutex, in the
+ * soft NIC a worker's lock) that the quiesce hook waits out: once revoke
+ * returns, none is inside, and later peeks find nothing. */
+static pthread_mutex_t section = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int quiesced;
+
+static void quiesce_section(void)
+{
+	pthread_mutex_lock(&section);
+	pthread_mutex_unlock(&section);
+	atomic_fetch_add(&quiesced, 1);
+}
+
+static void *peeker(void *arg)
+{
+	struct race *race = arg;
+	struct sdoca_key_region got;
+
+	while (!atomic_load(&race->stop)) {
+		pthread_mutex_lock(&section);
+		if (sdoca_keys_peek(&race->key, &got) == DOCA_SUCCESS) {
+			atomic_fetch_add(&race->inside, 1);
+			atomic_fetch_add(&race->hits, 1);
+			sched_yield(); /* a long access: the revoke must wait it out */
+			atomic_fetch_sub(&race->inside, 1);
+		}
+		pthread_mutex_unlock(&section);
+	}
+	return NULL;
+}
+
+static void test_revoke_waits_out_peekers(void **state)
+{
+	enum { READERS = 3, ROUNDS = 100 };
+	pthread_t threads[READERS];
+	struct race race = { 0 };
+	struct sdoca_key_region got;
+
+	(void)state;
+	sdoca_keys_set_quiesce(quiesce_section);
+	for (int round = 0; round < ROUNDS; round++) {
+		struct sdoca_key_region r = region_of(0x4000, 8);
+		struct sdoca_key wrong;
+
+		assert_doca_ok(sdoca_keys_register(&r, &race.key));
+		wrong = race.key;
+		wrong.tag_hi ^= 1;
+		assert_doca_err(sdoca_keys_peek(&wrong, &got), DOCA_ERROR_NOT_FOUND);
+		atomic_store(&race.stop, false);
+		for (int i = 0; i < READERS; i++)
+			assert_int_equal(pthread_create(&threads[i], NULL, peeker, &race), 0);
+		while (atomic_load(&race.hits) < (long)(round + 1) * 10)
+			sched_yield();
+		sdoca_keys_revoke(&race.key);
+		assert_int_equal(atomic_load(&race.inside), 0);
+		assert_int_equal(atomic_load(&quiesced), round + 1);
+		assert_doca_err(sdoca_keys_peek(&race.key, &got), DOCA_ERROR_NOT_FOUND);
+		atomic_store(&race.stop, true);
+		for (int i = 0; i < READERS; i++)
+			pthread_join(threads[i], NULL);
+	}
+	sdoca_keys_set_quiesce(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_slot_reuse_changes_tag),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_revoke_waits_for_holders),
+		cmocka_unit_test(test_revoke_waits_out_peekers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
