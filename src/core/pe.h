@@ -28,6 +28,10 @@ struct doca_pe {
 	/* Completed tasks, newest first: any thread pushes one with a single
 	 * compare-exchange; progress takes them all with one exchange. */
 	struct doca_task *_Atomic completed;
+	/* Completed on the application's own thread while it progresses, oldest
+	 * first: only that thread touches it (sdoca_pe_push_local), so no locked
+	 * instruction; older tasks in completed move here first. */
+	struct doca_task *local_head, *local_tail;
 	_Atomic bool armed;
 	_Atomic bool attention; /* a context has a state change or failure to handle */
 	int event_fd;
@@ -41,6 +45,8 @@ struct doca_pe {
 
 /* Queues a completed task; any thread. */
 void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task);
+/* Queues a completed task from the thread that progresses the PE. */
+void sdoca_pe_push_local(struct doca_pe *pe, struct doca_task *task);
 /* Something needs doca_pe_progress(): wake an armed waiter. Any thread. */
 void sdoca_pe_wake(struct doca_pe *pe);
 
