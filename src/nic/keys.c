@@ -198,16 +198,14 @@ SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
 	return DOCA_SUCCESS;
 }
 
-SDOCA_EXPORT doca_error_t sdoca_keys_peek(const struct sdoca_key *key,
-                                          struct sdoca_key_region *region)
+SDOCA_EXPORT const struct sdoca_key_region *sdoca_keys_peek(const struct sdoca_key *key)
 {
 	struct key_slot *slot = slot_at(key->index);
 
 	if (!slot || key->index == 0 || !atomic_load_explicit(&slot->live, memory_order_acquire) ||
 	    !tag_matches(slot, key))
-		return DOCA_ERROR_NOT_FOUND;
-	*region = slot->region;
-	return DOCA_SUCCESS;
+		return NULL;
+	return &slot->region; /* unchanged until the key is revoked and quiesced */
 }
 
 SDOCA_EXPORT void sdoca_keys_release(const struct sdoca_key *key)

@@ -52,10 +52,10 @@ SDOCA_EXPORT void sdoca_keys_revoke(const struct sdoca_key *key);
 SDOCA_EXPORT doca_error_t sdoca_keys_acquire(const struct sdoca_key *key,
                                              struct sdoca_key_region *region);
 SDOCA_EXPORT void sdoca_keys_release(const struct sdoca_key *key);
-/* Looks a key up without holding it: for a caller that is done with the
- * region before it leaves a critical section the quiesce hook waits out. */
-SDOCA_EXPORT doca_error_t sdoca_keys_peek(const struct sdoca_key *key,
-                                          struct sdoca_key_region *region);
+/* Looks a key up without holding it, for a caller that is done with the
+ * region before it leaves a critical section the quiesce hook waits out
+ * (the region stays as it is until then). NULL for unknown or revoked keys. */
+SDOCA_EXPORT const struct sdoca_key_region *sdoca_keys_peek(const struct sdoca_key *key);
 /* Called by every revoke after the key is gone: returns once every critical
  * section that may have peeked at it has ended (the soft NIC: takes and
  * releases each worker's lock). Must not be called with such a section held. */

@@ -167,7 +167,7 @@ static enum step_result check_length(struct resp *r)
 	return r->m->len <= recv_capacity(r->qp->srq->head) ? STEP_NEXT : STEP_ERR_LENGTH;
 }
 
-static enum step_result check_rkey(struct resp *r)
+static SDOCA_ALWAYS_INLINE enum step_result check_rkey(struct resp *r)
 {
 	const struct nic_msg *m = r->m;
 	uint32_t need = r->rule->access;
@@ -179,18 +179,20 @@ static enum step_result check_rkey(struct resp *r)
 	 * rendezvous payload, a read response); an eager write or an atomic is
 	 * done under the worker's lock, which a revoke waits out (keys.h): no
 	 * locked instruction for it. */
+	const struct sdoca_key_region *region = &r->region;
+
 	r->key_held = need == DOCA_ACCESS_FLAG_RDMA_READ || r->rx->rndv;
-	if ((r->key_held ? sdoca_keys_acquire(&m->key, &r->region)
-	                 : sdoca_keys_peek(&m->key, &r->region)) != DOCA_SUCCESS) {
+	if (r->key_held ? sdoca_keys_acquire(&m->key, &r->region) != DOCA_SUCCESS
+	                : (region = sdoca_keys_peek(&m->key)) == NULL) {
 		r->key_held = false;
 		return STEP_ERR_ACCESS;
 	}
-	start = r->region.addr;
-	end = start + r->region.len;
-	if (r->region.kind != SDOCA_KEY_MMAP || m->raddr < start || m->raddr > end ||
+	start = region->addr;
+	end = start + region->len;
+	if (region->kind != SDOCA_KEY_MMAP || m->raddr < start || m->raddr > end ||
 	    m->len > end - m->raddr)
 		return STEP_ERR_ACCESS;
-	if ((r->region.access & need) == 0)
+	if ((region->access & need) == 0)
 		return STEP_ERR_ACCESS;
 	if (need == DOCA_ACCESS_FLAG_RDMA_ATOMIC && (m->raddr % 8) != 0)
 		return STEP_ERR_INVALID;
