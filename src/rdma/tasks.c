@@ -32,7 +32,7 @@ static struct rdma_task *to_task(struct doca_task *task)
 /* --- building work requests --- */
 
 /* The data sections of a local list: what a send or write carries. */
-static doca_error_t gather_data(const struct doca_buf *list, uint32_t max, struct nic_wqe *wqe)
+static SDOCA_ALWAYS_INLINE doca_error_t gather_data(const struct doca_buf *list, uint32_t max, struct nic_wqe *wqe)
 {
 	uint64_t total = 0;
 
@@ -80,7 +80,7 @@ static doca_error_t scatter_room(struct doca_buf *list, uint32_t max, struct nic
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t check_remote(const struct doca_buf *buf, const char *what)
+static SDOCA_ALWAYS_INLINE doca_error_t check_remote(const struct doca_buf *buf, const char *what)
 {
 	if (!buf->mmap->from_export)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
