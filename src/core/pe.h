@@ -4,9 +4,11 @@
  *
  * Progress engines.
  *
- * Completed tasks wait in the PE's completion queue, a mutex-protected FIFO
- * that the library's service thread may also feed. doca_pe_progress() takes
- * the whole queue at once and runs the callbacks without the lock held.
+ * Completed tasks wait in the PE's completion queues: a lock-free list any
+ * thread (the library's service thread among them) pushes onto, and a plain
+ * list for what completes on the application's own thread while it
+ * progresses. doca_pe_progress() takes both at once, oldest first, and runs
+ * the callbacks.
  * The notification handle is an eventfd that is written only when the
  * application has armed it with doca_pe_request_notification().
  */
