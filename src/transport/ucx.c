@@ -547,14 +547,15 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
                         const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
                         struct xport_op **op)
 {
-	ucp_request_param_t param = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
-		.cb.send = op_done,
-		.datatype = ucp_dt_make_iov(),
-	};
+	/* UCX reads only the fields op_attr_mask names: the rest stays unset
+	 * (zeroing the whole structure cost ~7 instructions per message). */
+	ucp_request_param_t param;
 	const void *buffer = iov;
 	size_t count = iovcnt;
 
+	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE;
+	param.cb.send = op_done;
+	param.datatype = ucp_dt_make_iov();
 	if (ep->failed)
 		return DOCA_ERROR_CONNECTION_RESET;
 	if (iovcnt == 1) { /* contiguous: UCX has more protocols for it */

@@ -114,8 +114,9 @@ static __attribute__((noinline)) void pingpong_send(struct perf_ep *ep, uint64_t
 static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t seq)
 {
 	if (ep->params.op == PERF_WRITE) {
-		while (__atomic_load_n(last_byte(ep, 1), __ATOMIC_ACQUIRE) != signal_of(seq) &&
-		       !broken(ep))
+		const uint8_t *flag = last_byte(ep, 1), expected = signal_of(seq);
+
+		while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != expected && !broken(ep))
 			doca_pe_progress(ep->pe);
 		if (ep->check && !broken(ep)) {
 			if (perf_pattern_ok(ep->mem + ep->stride, ep->size - 1, seq))
