@@ -11,6 +11,12 @@
  * a message before an earlier one it had to queue (a read response before
  * the one sent before it, seen over TCP under load), so an answer may come
  * early, and a cumulative ACK may pass a read's or an atomic's data.
+ *
+ * An ACK piggybacked on the peer's request is applied after this side's next
+ * request has left, or at the next progress: a ping-pong's reply then leaves
+ * before the completion work of the request it answers (as a NIC places
+ * data and sends before the host reaps its completions). Whatever else
+ * touches the requests applies it first.
  */
 #include <string.h>
 
@@ -217,8 +223,25 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	return false;
 }
 
+void nic_comp_defer_ack(struct nic_qp *qp, uint32_t seq)
+{
+	if (!qp->acked_pending || nic_seq_after(seq, qp->acked_seq))
+		qp->acked_seq = seq;
+	qp->acked_pending = true;
+	nic_worker_list_acks(qp);
+}
+
+void nic_comp_settle(struct nic_qp *qp)
+{
+	if (!qp->acked_pending)
+		return;
+	qp->acked_pending = false;
+	nic_comp_ack(qp, qp->acked_seq);
+}
+
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status)
 {
+	nic_comp_settle(qp); /* what the peer acknowledged succeeded */
 	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next) {
 		if (wqe->answered)
 			continue;
@@ -233,9 +256,11 @@ void nic_comp_flush(struct nic_qp *qp, doca_error_t status)
  * gone, and the requests fail like an exhausted transport retry on RC. */
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 {
-	struct nic_wqe *wqe = oldest_unanswered(qp);
+	struct nic_wqe *wqe;
 	uint64_t allowance_ms, deadline;
 
+	nic_comp_settle(qp);
+	wqe = oldest_unanswered(qp);
 	if (!wqe || qp->state != NIC_QP_RTS)
 		return;
 	allowance_ms = qp->attr.timeout_ms + wqe->length / SLOWEST_BYTES_PER_MS;

@@ -188,7 +188,13 @@ struct nic_qp {
 	struct nic_held *early; /* requests that came before their turn, by sequence */
 	bool ack_pending;       /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;
-	bool on_ack_list; /* on worker->ack_list (ack_pending may be cleared since) */
+	/* A piggybacked ACK of this side's requests up to acked_seq, not applied
+	 * yet (completer.c: applied after this side's next request leaves, or at
+	 * the next progress; before anything else touches the requests). */
+	bool acked_pending;
+	uint32_t acked_seq;
+	/* on worker->ack_list (ack_pending and acked_pending may be cleared since) */
+	bool on_ack_list;
 	struct nic_qp *ack_next;
 	uint32_t placing; /* payloads landing (or landed, not yet acknowledged in order) */
 	struct nic_landing *placing_head, *placing_tail; /* ... in sequence order */
@@ -246,6 +252,10 @@ void nic_worker_app_sleeps(struct nic_worker *worker);
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
 /* Sends every deferred ACK of the worker's QPs (lock held). */
 void nic_worker_flush_acks(struct nic_worker *worker);
+/* The QP has an ACK to send or to apply: the next flush visits it (lock held). */
+void nic_worker_list_acks(struct nic_qp *qp);
+/* The QP has neither any more: off the flush list if that is cheap (lock held). */
+void nic_worker_unlist_acks(struct nic_qp *qp);
 /* The QP with this wire id and token, or NULL (lock held). */
 struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
 
@@ -344,6 +354,10 @@ void nic_resp_defer_ack(struct nic_qp *qp, uint32_t seq);
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* The peer acknowledged every request up to seq (cumulative, as RC ACKs are). */
 void nic_comp_ack(struct nic_qp *qp, uint32_t seq);
+/* A piggybacked ACK up to seq, applied later by nic_comp_settle(). */
+void nic_comp_defer_ack(struct nic_qp *qp, uint32_t seq);
+/* Applies a deferred piggybacked ACK, if there is one (lock held). */
+void nic_comp_settle(struct nic_qp *qp);
 /* A free transport slot of a request (counted as outstanding). */
 struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe);
 /* The operation of a slot finished at once. */

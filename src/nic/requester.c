@@ -91,6 +91,8 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		nic_unlock(w);
 		return status;
 	}
+	if (qp->num_inflight >= qp->attr.send_queue)
+		nic_comp_settle(qp); /* some may be acknowledged already */
 	if (qp->num_inflight >= qp->attr.send_queue) {
 		nic_unlock(w);
 		SDOCA_DBG("send queue full (%u requests in flight)", qp->num_inflight);
@@ -135,6 +137,10 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	if (qp->num_inflight == 0)
 		qp->heard = true; /* the timeout counts from here */
 	append_inflight(qp, wqe);
+	/* The request left: now the completion work of what the peer
+	 * acknowledged on its last request (see completer.c). */
+	nic_comp_settle(qp);
+	nic_worker_unlist_acks(qp);
 	nic_unlock(w);
 	return DOCA_SUCCESS;
 }

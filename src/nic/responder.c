@@ -231,16 +231,7 @@ void nic_resp_defer_ack(struct nic_qp *qp, uint32_t seq)
 {
 	qp->ack_pending = true;
 	qp->ack_seq = seq;
-	if (!qp->on_ack_list) {
-		qp->on_ack_list = true;
-		qp->ack_next = qp->worker->ack_list;
-		qp->worker->ack_list = qp;
-	}
-	/* The application may not progress again: the service thread must look.
-	 * Loaded first (set under the lock held here): no locked op per write. */
-	if (atomic_load_explicit(&qp->worker->svc_asleep, memory_order_relaxed) &&
-	    atomic_exchange(&qp->worker->svc_asleep, false))
-		nic_service_kick();
+	nic_worker_list_acks(qp);
 }
 
 bool nic_resp_take_ack(struct nic_qp *qp, uint32_t *seq)
@@ -249,12 +240,7 @@ bool nic_resp_take_ack(struct nic_qp *qp, uint32_t *seq)
 		return false;
 	qp->ack_pending = false;
 	*seq = qp->ack_seq;
-	/* Off the worker's list when at its head (always, with one connection):
-	 * the next progress then has nothing to visit (~25 instructions). */
-	if (qp->worker->ack_list == qp) {
-		qp->worker->ack_list = qp->ack_next;
-		qp->on_ack_list = false;
-	}
+	nic_worker_unlist_acks(qp);
 	return true;
 }
 

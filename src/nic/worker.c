@@ -109,10 +109,15 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		return false;
 	}
 	qp->heard = true;
-	if (m.has_ack) /* a piggybacked ACK answers this side's requests first */
-		nic_comp_ack(qp, m.ack_seq);
-	if (nic_op_is_request(m.opcode))
+	if (nic_op_is_request(m.opcode)) {
+		/* A piggybacked ACK is applied after this side's next request leaves
+		 * (or at the next progress): what the peer asks for first, as a NIC
+		 * places data before the host reaps completions. */
+		if (m.has_ack)
+			nic_comp_defer_ack(qp, m.ack_seq);
 		return nic_resp_request(qp, &m, rx);
+	}
+	nic_comp_settle(qp);
 	if (m.opcode == NIC_OP_DISCONNECT)
 		disconnected(qp);
 	else if (m.opcode != NIC_OP_HELLO)
@@ -265,6 +270,30 @@ void nic_worker_app_sleeps(struct nic_worker *worker)
 	nic_service_kick();
 }
 
+void nic_worker_list_acks(struct nic_qp *qp)
+{
+	if (!qp->on_ack_list) {
+		qp->on_ack_list = true;
+		qp->ack_next = qp->worker->ack_list;
+		qp->worker->ack_list = qp;
+	}
+	/* The application may not progress again: the service thread must look.
+	 * Loaded first (set under the lock held here): no locked op per message. */
+	if (atomic_load_explicit(&qp->worker->svc_asleep, memory_order_relaxed) &&
+	    atomic_exchange(&qp->worker->svc_asleep, false))
+		nic_service_kick();
+}
+
+void nic_worker_unlist_acks(struct nic_qp *qp)
+{
+	/* Only from the head (always there with one connection): the next
+	 * progress then has nothing to visit (~25 instructions). */
+	if (qp->worker->ack_list == qp && !qp->ack_pending && !qp->acked_pending) {
+		qp->worker->ack_list = qp->ack_next;
+		qp->on_ack_list = false;
+	}
+}
+
 void nic_worker_flush_acks(struct nic_worker *worker)
 {
 	struct nic_qp *qp = worker->ack_list, *next;
@@ -273,6 +302,7 @@ void nic_worker_flush_acks(struct nic_worker *worker)
 	for (; qp; qp = next) {
 		next = qp->ack_next; /* a flush may defer again, onto the new list */
 		qp->on_ack_list = false;
+		nic_comp_settle(qp);
 		nic_resp_flush_ack(qp);
 	}
 }

@@ -51,6 +51,21 @@ uint32_t perf_num_slots(uint64_t size, uint32_t depth)
 	return fit == 0 ? 1 : fit < depth ? (uint32_t)fit : depth;
 }
 
+/* Where a slot's bytes are. Unchecked bandwidth runs reuse one buffer for
+ * every operation in flight, as perftest and ucx_perftest do, so that the
+ * working set is one message and not depth of them (64 x 1 MiB does not fit
+ * the cache and measures memory, not the transport); --check needs a buffer
+ * per operation to tell them apart. */
+static size_t slot_offset(const struct perf_ep *ep, uint32_t index, bool receive)
+{
+	if (!ep->check && ep->params.mode == PERF_BW)
+		return receive ? ep->stride : 0;
+	/* Latency: the ping-pong's two operation slots send the same bytes. */
+	if (ep->params.mode == PERF_LAT)
+		return receive ? (1 + index) * ep->stride : 0;
+	return (receive ? ep->num_ops + index : index) * ep->stride;
+}
+
 /* ---------------------------------------------------------------- */
 /* completions                                                        */
 /* ---------------------------------------------------------------- */
@@ -149,8 +164,8 @@ static void receive_done(struct doca_rdma_task_receive *t, union doca_data ud, u
 			     (uint32_t)seq;
 		if (op == PERF_SEND || op == PERF_SEND_IMM)
 			ok = ok && doca_rdma_task_receive_get_result_len(t) == ep->size &&
-			     perf_pattern_ok(ep->mem + (ep->num_ops + s->index) * ep->stride,
-			                     ep->size, seq);
+			     perf_pattern_ok(ep->mem + slot_offset(ep, s->index, true), ep->size,
+			                     seq);
 		if (ok)
 			ep->verified++;
 		else
@@ -310,18 +325,6 @@ static struct doca_buf *buf_at(struct perf_ep *ep, struct doca_mmap *mmap, uint8
 	PERF_CHECK(
 	        doca_buf_inventory_buf_get_by_args(ep->inv, mmap, addr, len, addr, data_len, &b));
 	return b;
-}
-
-/* Where a slot's bytes are. Unchecked bandwidth runs reuse one buffer for
- * every operation in flight, as perftest and ucx_perftest do, so that the
- * working set is one message and not depth of them (64 x 1 MiB does not fit
- * the cache and measures memory, not the transport); --check needs a buffer
- * per operation to tell them apart. */
-static size_t slot_offset(const struct perf_ep *ep, uint32_t index, bool receive)
-{
-	if (!ep->check && ep->params.mode == PERF_BW)
-		return receive ? ep->stride : 0;
-	return (receive ? ep->num_ops + index : index) * ep->stride;
 }
 
 static void make_op(struct perf_ep *ep, struct perf_slot *s)
@@ -504,7 +507,8 @@ void perf_ep_submit(struct perf_slot *s, uint64_t seq)
 	} else if (perf_op_is_pingpong(op)) {
 		/* ping-pong writes carry a flag: the latency loop fills them itself */
 		if (ep->check && !(op == PERF_WRITE && ep->params.mode == PERF_LAT))
-			perf_pattern_fill(ep->mem + s->index * ep->stride, ep->size, seq);
+			perf_pattern_fill(ep->mem + slot_offset(ep, s->index, false), ep->size,
+			                  seq);
 		/* a write grows its remote buffer's data length: start over */
 		if (s->remote)
 			PERF_CHECK(doca_buf_reset_data_len(s->remote));

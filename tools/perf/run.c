@@ -83,6 +83,12 @@ static void wait_idle(struct perf_ep *ep, struct perf_slot *s)
 		doca_pe_progress(ep->pe);
 }
 
+static void wait_all_idle(struct perf_ep *ep)
+{
+	for (uint32_t i = 0; i < ep->num_ops; i++)
+		wait_idle(ep, &ep->ops[i]);
+}
+
 /* Reports the failure, takes everything down in order (no leak), exits. */
 static void fail_run(struct perf_ep *ep)
 {
@@ -97,7 +103,9 @@ static void fail_run(struct perf_ep *ep)
  * Not inlined, nor pingpong_wait: bench/instructions.sh counts inside them. */
 static __attribute__((noinline)) void pingpong_send(struct perf_ep *ep, uint64_t seq)
 {
-	struct perf_slot *s = &ep->ops[0];
+	/* Two slots in turn, as perftest posts first and reaps the completion
+	 * after: the one used two messages ago is long done. */
+	struct perf_slot *s = &ep->ops[seq % ep->num_ops];
 
 	wait_idle(ep, s);
 	if (ep->params.op == PERF_WRITE) {
@@ -174,7 +182,6 @@ static uint64_t client_latency(struct perf_ep *ep, uint64_t iters, struct perf_s
 		if (pingpong) {
 			pingpong_send(ep, i);
 			pingpong_wait(ep, i);
-			wait_idle(ep, &ep->ops[0]);
 			perf_samples_add(samples, (perf_now_ns() - t0) / 2);
 		} else {
 			perf_ep_submit(&ep->ops[0], i);
@@ -182,6 +189,7 @@ static uint64_t client_latency(struct perf_ep *ep, uint64_t iters, struct perf_s
 			perf_samples_add(samples, perf_now_ns() - t0);
 		}
 	}
+	wait_all_idle(ep);
 	return iters;
 }
 
@@ -240,7 +248,8 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 {
 	enum perf_op op = (enum perf_op)ep->params.op;
 	bool lat = o->mode == PERF_LAT;
-	uint32_t ops = lat ? 1 : perf_num_slots(size, o->depth);
+	/* a ping-pong takes turns between two slots (pingpong_send) */
+	uint32_t ops = lat ? (perf_op_is_pingpong(op) ? 2 : 1) : perf_num_slots(size, o->depth);
 	uint32_t recvs = lat && needs_receives(op) ? 2 : 0;
 	uint64_t sent, extra, t0 = 0, t1 = 0;
 	struct perf_samples samples = { 0 };
@@ -351,7 +360,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	}
 	slots = lat ? 1 : perf_num_slots(go.a, ep->params.depth);
 	if (lat && perf_op_is_pingpong(op))
-		ops = 1;
+		ops = 2; /* in turn (pingpong_send) */
 	if (needs_receives(op))
 		recvs = lat ? 2 : 2 * slots;
 	ep->size = go.a;
@@ -365,7 +374,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 			pingpong_wait(ep, i);
 			pingpong_send(ep, i);
 		}
-		wait_idle(ep, &ep->ops[0]);
+		wait_all_idle(ep);
 		if (!broken(ep))
 			serve_until_message(ep, oob);
 	} else {
