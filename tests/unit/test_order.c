@@ -6,7 +6,9 @@
  * the right bytes, and leave the connection working.
  *
  * Side A reads and writes the memory of side B; each side has its own
- * progress engine, so its own soft-NIC worker (and transport worker).
+ * progress engine, so its own soft-NIC worker (and transport worker). Also
+ * here: an ACK that rides on the peer's request is applied later than the
+ * request it came with, but never lost, and before a flush.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,8 +92,12 @@ static void stop_both(void)
 	enum doca_ctx_states state[2] = { DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_RUNNING };
 
 	for (int k = 0; k < 2; k++) {
-		doca_error_t status = doca_ctx_stop(ctx[k]);
+		doca_error_t status;
 
+		assert_doca_ok(doca_ctx_get_state(ctx[k], &state[k]));
+		if (state[k] != DOCA_CTX_STATE_RUNNING) /* a test stopped it already */
+			continue;
+		status = doca_ctx_stop(ctx[k]);
 		assert_true(status == DOCA_SUCCESS || status == DOCA_ERROR_IN_PROGRESS);
 	}
 	for (int i = 0;
@@ -288,12 +294,95 @@ static void requests_swapped(void **state)
 	put(bufs);
 }
 
+/* Whether the task with this id has completed. */
+static bool finished(int id)
+{
+	for (int i = 0; i < t.done; i++)
+		if (t.order[i] == id)
+			return true;
+	return false;
+}
+
+/* B writes to A, carrying the ACK of A's two writes; A progresses until the
+ * data is there (the ACK waits for A's next request or progress), then
+ * stops: both writes complete as acknowledged, in order, not as flushed. */
+static void acknowledged_before_flush(void **state)
+{
+	struct doca_buf *bufs[4] = { 0 }, *src, *dst;
+	struct doca_task *w0, *w1;
+	struct doca_rdma_task_write *back;
+	struct doca_mmap *a_remote;
+	const void *blob;
+	size_t len;
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+
+	(void)state;
+	fill(t.a.mem + 4 * PART, 2 * PART, 7);
+	w0 = write_task(4 * PART, 4 * PART, 0, bufs);
+	w1 = write_task(5 * PART, 5 * PART, 1, bufs + 2);
+	t.done = 0;
+	assert_doca_ok(doca_task_submit(w0));
+	assert_doca_ok(doca_task_submit(w1));
+	for (int i = 0; i < 100; i++) /* B places both; A is not progressed */
+		doca_pe_progress(t.b.pe);
+	assert_memory_equal(t.b.mem + 4 * PART, t.a.mem + 4 * PART, 2 * PART);
+
+	/* B's write back to A carries the ACK of both. */
+	assert_doca_ok(doca_mmap_export_rdma(t.a.mmap, t.dev, &blob, &len));
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, len, t.dev, &a_remote));
+	fill(t.b.mem, 8, 9);
+	assert_doca_ok(
+	        doca_buf_inventory_buf_get_by_args(t.inv, t.b.mmap, t.b.mem, 8, t.b.mem, 8, &src));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_args(t.inv, a_remote, t.a.mem + 7 * PART, 8,
+	                                                  t.a.mem + 7 * PART, 0, &dst));
+	assert_doca_ok(doca_rdma_task_write_allocate_init(t.b.rdma, t.b.conn, src, dst,
+	                                                  (union doca_data){ .u64 = 2 }, &back));
+	assert_doca_ok(doca_task_submit(doca_rdma_task_write_as_task(back)));
+	for (int i = 0; i < 1000 && memcmp(t.a.mem + 7 * PART, t.b.mem, 8) != 0; i++)
+		doca_pe_progress(t.a.pe);
+	assert_memory_equal(t.a.mem + 7 * PART, t.b.mem, 8);
+
+	/* A stops: what B acknowledged succeeded. */
+	doca_error_t stop = doca_ctx_stop(doca_rdma_as_ctx(t.a.rdma));
+	bool freed = false, back_freed = false;
+
+	assert_true(stop == DOCA_SUCCESS || stop == DOCA_ERROR_IN_PROGRESS);
+	for (int i = 0; i < 1000000 && (st != DOCA_CTX_STATE_IDLE || !back_freed); i++) {
+		/* the application frees its tasks, as DOCA programs do */
+		if (!freed && finished(0) && finished(1)) {
+			doca_task_free(w0);
+			doca_task_free(w1);
+			freed = true;
+		}
+		if (!back_freed && finished(2)) {
+			doca_task_free(doca_rdma_task_write_as_task(back));
+			back_freed = true;
+		}
+		doca_pe_progress(t.a.pe);
+		doca_pe_progress(t.b.pe);
+		assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(t.a.rdma), &st));
+	}
+	assert_int_equal(st, DOCA_CTX_STATE_IDLE);
+	assert_true(back_freed);
+	assert_true(finished(0) && finished(1));
+	for (int i = 0, seen = 0; i < t.done; i++) /* 0 before 1 (2 is B's) */
+		if (t.order[i] != 2)
+			assert_int_equal(t.order[i], seen++);
+	assert_doca_ok(t.status[0]);
+	assert_doca_ok(t.status[1]);
+	put(bufs);
+	assert_doca_ok(doca_buf_dec_refcount(src, NULL));
+	assert_doca_ok(doca_buf_dec_refcount(dst, NULL));
+	assert_doca_ok(doca_mmap_destroy(a_remote));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(read_responses_swapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(ack_passes_read_response, setup, teardown),
 		cmocka_unit_test_setup_teardown(requests_swapped, setup, teardown),
+		cmocka_unit_test_setup_teardown(acknowledged_before_flush, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
