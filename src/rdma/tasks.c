@@ -32,7 +32,8 @@ static struct rdma_task *to_task(struct doca_task *task)
 /* --- building work requests --- */
 
 /* The data sections of a local list: what a send or write carries. */
-static SDOCA_ALWAYS_INLINE doca_error_t gather_data(const struct doca_buf *list, uint32_t max, struct nic_wqe *wqe)
+static SDOCA_ALWAYS_INLINE doca_error_t gather_data(const struct doca_buf *list, uint32_t max,
+                                                    struct nic_wqe *wqe)
 {
 	uint64_t total = 0;
 
