@@ -13,7 +13,11 @@
 # handler for softdoca), and softdoca's doca_task_submit per call (down to
 # UCX's send). The per-call numbers do not depend on how often the target
 # polled while it waited (which the iteration totals include, and which grows
-# when the machine is busy).
+# when the machine is busy). "outside polling" is the iteration's total less
+# the self cost of the polling functions (doca_pe_progress down to UCX's
+# worker progress and uct's poll, which Debian's UCX 1.13.1 leaves unnamed:
+# 0x18430 in libuct, 0x45e20 in libucp): the message work alone, whatever
+# the number of empty polls.
 #
 #   bench/instructions.sh [BUILD_DIR] [OP ...]   (default build/, write send: the
 #   ping-pong operations; a read target serves outside the ping-pong loop)
@@ -53,6 +57,14 @@ per_call() {
 			$0 ~ "\\* +[^ ]*:" f "( |$)" { if (calls) printf "%d", cost / calls; found = 1; exit }
 			/^$/ { cost = 0; calls = 0 }
 			END { if (!found) printf "-" }'
+}
+
+# outside_polls FILE -> instructions per iteration outside the polling functions
+outside_polls() {
+	callgrind_annotate --threshold=100 "$1" 2>/dev/null |
+		awk -v n="$N" '/^ *[0-9,]+ .*\[.*\]$/ { c = $1; gsub(",", "", c); all += c
+			if ($0 ~ /ucp_worker_progress|0x0000000000018430.*libuct|0x0000000000045e20.*libucp|doca_pe_progress|rdma_progress|pingpong_wait|nic_worker_progress/) poll += c }
+			END { printf "%d", (all - poll) / n }'
 }
 
 # calls FILE FUNCTION -> calls of FUNCTION per iteration (one decimal)
@@ -96,8 +108,9 @@ for op in $OPS; do
 	wait_for "$TMP/srv.log" "waiting for a client"
 	taskset -c 1 "$PERF" -p $PORT --transport shm --lat -t "$op" -n "$N" 127.0.0.1 >/dev/null 2>&1
 	wait $srv
-	printf "%-22s send %s  receive %s  doca_task_submit %s  iteration: %s (%s transport polls)\n" \
+	printf "%-22s send %s  receive %s  doca_task_submit %s  iteration: %s (%s transport polls; outside polling %s)\n" \
 		"softdoca $op" "$(per_call "$TMP/$op" ucp_am_send_nbx)" \
 		"$(per_call "$TMP/$op" ucp_am_handler)" "$(per_call "$TMP/$op" doca_task_submit)" \
-		"$(by_object "$TMP/$op")" "$(calls "$TMP/$op" ucp_worker_progress)"
+		"$(by_object "$TMP/$op")" "$(calls "$TMP/$op" ucp_worker_progress)" \
+		"$(outside_polls "$TMP/$op")"
 done
