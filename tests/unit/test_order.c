@@ -10,6 +10,7 @@
  * here: an ACK that rides on the peer's request is applied later than the
  * request it came with, but never lost, and before a flush.
  */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,77 +304,124 @@ static bool finished(int id)
 	return false;
 }
 
-/* B writes to A, carrying the ACK of A's two writes; A progresses until the
- * data is there (the ACK waits for A's next request or progress), then
- * stops: both writes complete as acknowledged, in order, not as flushed. */
-static void acknowledged_before_flush(void **state)
-{
-	struct doca_buf *bufs[4] = { 0 }, *src, *dst;
+/* A's two writes, and B's write back to A that carries their ACK. */
+struct exchange {
+	struct doca_buf *bufs[4], *src, *dst;
 	struct doca_task *w0, *w1;
 	struct doca_rdma_task_write *back;
 	struct doca_mmap *a_remote;
+	bool freed, back_freed;
+};
+
+/* A writes twice, B places both and writes back; A progresses until B's
+ * bytes are there. The ACK B's write carries waits for A's next request or
+ * progress (completer.c): A's writes have not completed yet. */
+static void write_back_with_ack(struct exchange *x)
+{
 	const void *blob;
 	size_t len;
-	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
 
-	(void)state;
+	memset(x, 0, sizeof(*x));
 	fill(t.a.mem + 4 * PART, 2 * PART, 7);
-	w0 = write_task(4 * PART, 4 * PART, 0, bufs);
-	w1 = write_task(5 * PART, 5 * PART, 1, bufs + 2);
+	x->w0 = write_task(4 * PART, 4 * PART, 0, x->bufs);
+	x->w1 = write_task(5 * PART, 5 * PART, 1, x->bufs + 2);
 	t.done = 0;
-	assert_doca_ok(doca_task_submit(w0));
-	assert_doca_ok(doca_task_submit(w1));
-	for (int i = 0; i < 100; i++) /* B places both; A is not progressed */
-		doca_pe_progress(t.b.pe);
+	assert_doca_ok(doca_task_submit(x->w0));
+	assert_doca_ok(doca_task_submit(x->w1));
+	/* B places both in one progress; its ACK waits (a second progress
+	 * would send it alone), so it rides on B's write. */
+	doca_pe_progress(t.b.pe);
 	assert_memory_equal(t.b.mem + 4 * PART, t.a.mem + 4 * PART, 2 * PART);
 
-	/* B's write back to A carries the ACK of both. */
 	assert_doca_ok(doca_mmap_export_rdma(t.a.mmap, t.dev, &blob, &len));
-	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, len, t.dev, &a_remote));
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, len, t.dev, &x->a_remote));
 	fill(t.b.mem, 8, 9);
-	assert_doca_ok(
-	        doca_buf_inventory_buf_get_by_args(t.inv, t.b.mmap, t.b.mem, 8, t.b.mem, 8, &src));
-	assert_doca_ok(doca_buf_inventory_buf_get_by_args(t.inv, a_remote, t.a.mem + 7 * PART, 8,
-	                                                  t.a.mem + 7 * PART, 0, &dst));
-	assert_doca_ok(doca_rdma_task_write_allocate_init(t.b.rdma, t.b.conn, src, dst,
-	                                                  (union doca_data){ .u64 = 2 }, &back));
-	assert_doca_ok(doca_task_submit(doca_rdma_task_write_as_task(back)));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_args(t.inv, t.b.mmap, t.b.mem, 8, t.b.mem, 8,
+	                                                  &x->src));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_args(t.inv, x->a_remote, t.a.mem + 7 * PART, 8,
+	                                                  t.a.mem + 7 * PART, 0, &x->dst));
+	assert_doca_ok(doca_rdma_task_write_allocate_init(t.b.rdma, t.b.conn, x->src, x->dst,
+	                                                  (union doca_data){ .u64 = 2 }, &x->back));
+	assert_doca_ok(doca_task_submit(doca_rdma_task_write_as_task(x->back)));
 	for (int i = 0; i < 1000 && memcmp(t.a.mem + 7 * PART, t.b.mem, 8) != 0; i++)
 		doca_pe_progress(t.a.pe);
 	assert_memory_equal(t.a.mem + 7 * PART, t.b.mem, 8);
+	assert_int_equal(t.done, 0);
+}
 
-	/* A stops: what B acknowledged succeeded. */
-	doca_error_t stop = doca_ctx_stop(doca_rdma_as_ctx(t.a.rdma));
-	bool freed = false, back_freed = false;
+/* Frees the tasks that completed, as DOCA programs do in their callbacks. */
+static void free_finished(struct exchange *x)
+{
+	if (!x->freed && finished(0) && finished(1)) {
+		doca_task_free(x->w0);
+		doca_task_free(x->w1);
+		x->freed = true;
+	}
+	if (!x->back_freed && finished(2)) {
+		doca_task_free(doca_rdma_task_write_as_task(x->back));
+		x->back_freed = true;
+	}
+}
 
+/* A's writes succeeded, in order (2 is B's). */
+static void check_acknowledged(struct exchange *x)
+{
+	assert_true(x->freed && x->back_freed);
+	for (int i = 0, seen = 0; i < t.done; i++)
+		if (t.order[i] != 2)
+			assert_int_equal(t.order[i], seen++);
+	assert_doca_ok(t.status[0]);
+	assert_doca_ok(t.status[1]);
+	put(x->bufs);
+	assert_doca_ok(doca_buf_dec_refcount(x->src, NULL));
+	assert_doca_ok(doca_buf_dec_refcount(x->dst, NULL));
+	assert_doca_ok(doca_mmap_destroy(x->a_remote));
+}
+
+/* A stops right after B's bytes came: both writes complete as acknowledged,
+ * not as flushed. */
+static void acknowledged_before_flush(void **state)
+{
+	struct exchange x;
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+	doca_error_t stop;
+
+	(void)state;
+	write_back_with_ack(&x);
+	stop = doca_ctx_stop(doca_rdma_as_ctx(t.a.rdma));
 	assert_true(stop == DOCA_SUCCESS || stop == DOCA_ERROR_IN_PROGRESS);
-	for (int i = 0; i < 1000000 && (st != DOCA_CTX_STATE_IDLE || !back_freed); i++) {
-		/* the application frees its tasks, as DOCA programs do */
-		if (!freed && finished(0) && finished(1)) {
-			doca_task_free(w0);
-			doca_task_free(w1);
-			freed = true;
-		}
-		if (!back_freed && finished(2)) {
-			doca_task_free(doca_rdma_task_write_as_task(back));
-			back_freed = true;
-		}
+	for (int i = 0; i < 1000000 && (st != DOCA_CTX_STATE_IDLE || !x.back_freed); i++) {
+		free_finished(&x);
 		doca_pe_progress(t.a.pe);
 		doca_pe_progress(t.b.pe);
 		assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(t.a.rdma), &st));
 	}
 	assert_int_equal(st, DOCA_CTX_STATE_IDLE);
-	assert_true(back_freed);
-	assert_true(finished(0) && finished(1));
-	for (int i = 0, seen = 0; i < t.done; i++) /* 0 before 1 (2 is B's) */
-		if (t.order[i] != 2)
-			assert_int_equal(t.order[i], seen++);
-	assert_doca_ok(t.status[0]);
-	assert_doca_ok(t.status[1]);
-	put(bufs);
-	assert_doca_ok(doca_buf_dec_refcount(src, NULL));
-	assert_doca_ok(doca_buf_dec_refcount(dst, NULL));
-	assert_doca_ok(doca_mmap_destroy(a_remote));
+	check_acknowledged(&x);
+}
+
+/* A stops progressing right after B's bytes came and sleeps on its PE's
+ * notification handle: the service thread applies the ACK, and A's writes
+ * complete, which wakes A (bounded: 5 s). */
+static void acknowledged_while_asleep(void **state)
+{
+	struct exchange x;
+	doca_notification_handle_t fd;
+	struct pollfd pfd;
+
+	(void)state;
+	write_back_with_ack(&x);
+	assert_doca_ok(doca_pe_get_notification_handle(t.a.pe, &fd));
+	assert_doca_ok(doca_pe_request_notification(t.a.pe));
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 5000), 1);
+	assert_doca_ok(doca_pe_clear_notification(t.a.pe, fd));
+	for (int i = 0; i < 1000000 && !(x.freed && x.back_freed); i++) {
+		doca_pe_progress(t.a.pe);
+		doca_pe_progress(t.b.pe);
+		free_finished(&x);
+	}
+	check_acknowledged(&x);
 }
 
 int main(void)
@@ -383,6 +431,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(ack_passes_read_response, setup, teardown),
 		cmocka_unit_test_setup_teardown(requests_swapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(acknowledged_before_flush, setup, teardown),
+		cmocka_unit_test_setup_teardown(acknowledged_while_asleep, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
