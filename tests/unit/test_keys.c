@@ -120,9 +120,31 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+enum { READERS = 3 };
+
+/* Starts READERS threads running fn on race; returns once they have used
+ * the key ten more times. */
+static void start_readers(struct race *race, void *(*fn)(void *), pthread_t *threads)
+{
+	long until = atomic_load(&race->hits) + 10;
+
+	atomic_store(&race->stop, false);
+	for (int i = 0; i < READERS; i++)
+		assert_int_equal(pthread_create(&threads[i], NULL, fn, race), 0);
+	while (atomic_load(&race->hits) < until)
+		sched_yield();
+}
+
+static void stop_readers(struct race *race, pthread_t *threads)
+{
+	atomic_store(&race->stop, true);
+	for (int i = 0; i < READERS; i++)
+		pthread_join(threads[i], NULL);
+}
+
 static void test_revoke_waits_for_holders(void **state)
 {
-	enum { READERS = 3, ROUNDS = 200 };
+	enum { ROUNDS = 200 };
 	pthread_t threads[READERS];
 	struct race race = { 0 };
 
@@ -131,16 +153,10 @@ static void test_revoke_waits_for_holders(void **state)
 		struct sdoca_key_region r = region_of(0x3000, 8);
 
 		assert_doca_ok(sdoca_keys_register(&r, &race.key));
-		atomic_store(&race.stop, false);
-		for (int i = 0; i < READERS; i++)
-			assert_int_equal(pthread_create(&threads[i], NULL, reader, &race), 0);
-		while (atomic_load(&race.hits) < (long)(round + 1) * 10)
-			sched_yield();
+		start_readers(&race, reader, threads);
 		sdoca_keys_revoke(&race.key);
 		assert_int_equal(atomic_load(&race.inside), 0);
-		atomic_store(&race.stop, true);
-		for (int i = 0; i < READERS; i++)
-			pthread_join(threads[i], NULL);
+		stop_readers(&race, threads);
 	}
 }
 
@@ -183,7 +199,7 @@ static void *peeker(void *arg)
 
 static void test_revoke_waits_out_peekers(void **state)
 {
-	enum { READERS = 3, ROUNDS = 100 };
+	enum { ROUNDS = 100 };
 	pthread_t threads[READERS];
 	struct race race = { 0 };
 
@@ -198,18 +214,12 @@ static void test_revoke_waits_out_peekers(void **state)
 		wrong.tag_hi ^= 1;
 		assert_null(sdoca_keys_peek(&wrong));
 		assert_non_null(sdoca_keys_peek(&race.key));
-		atomic_store(&race.stop, false);
-		for (int i = 0; i < READERS; i++)
-			assert_int_equal(pthread_create(&threads[i], NULL, peeker, &race), 0);
-		while (atomic_load(&race.hits) < (long)(round + 1) * 10)
-			sched_yield();
+		start_readers(&race, peeker, threads);
 		sdoca_keys_revoke(&race.key);
 		assert_int_equal(atomic_load(&race.inside), 0);
 		assert_int_equal(atomic_load(&quiesced), round + 1);
 		assert_null(sdoca_keys_peek(&race.key));
-		atomic_store(&race.stop, true);
-		for (int i = 0; i < READERS; i++)
-			pthread_join(threads[i], NULL);
+		stop_readers(&race, threads);
 	}
 	sdoca_keys_set_quiesce(NULL);
 	assert_int_equal(atomic_load(&peeked_wrong), 0);
