@@ -88,8 +88,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 	echo "\`doca_pe_progress\` loop, as DOCA programs are."
 	echo
 	echo "Latency: softdoca write and send are half a ping-pong round trip (perftest's"
-	echo "ib_write_lat / ib_send_lat), read is the whole operation; ucp_am_lat is half a"
-	echo "ping-pong round trip. Medians (t_typical; UCX's 50th percentile). $LAT_N iterations."
+	echo "ib_write_lat / ib_send_lat; two tasks in turn, as perftest posts and then reaps"
+	echo "the completion), read is the whole operation; ucp_am_lat is half a ping-pong round"
+	echo "trip. Medians (t_typical; UCX's 50th percentile). $LAT_N iterations."
 	echo "Bandwidth: average over the run, 128 operations in flight for softdoca, UCX's"
 	echo "default window for ucp_am_bw; MiB/s. 64 KiB: $BW_N_64K, 1 MiB: $BW_N_1M iterations."
 	echo "Both tools reuse one buffer for every message in flight (perftest's way)."
