@@ -140,9 +140,6 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 /* Finishes a submitted task: its callback runs in the next doca_pe_progress().
  * Safe to call from the library's service thread. */
 SDOCA_EXPORT void sdoca_task_complete(struct doca_task *task, doca_error_t status);
-/* The same, from the thread that progresses the task's PE, inside its
- * doca_pe_progress(): no locked instruction. */
-SDOCA_EXPORT void sdoca_task_complete_local(struct doca_task *task, doca_error_t status);
 
 /* A PENDING start finished: RUNNING at the next doca_pe_progress(). Any thread. */
 SDOCA_EXPORT void sdoca_ctx_start_ready(struct doca_ctx *ctx);

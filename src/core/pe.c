@@ -94,16 +94,16 @@ void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task)
 	sdoca_pe_wake(pe);
 }
 
-/* The tasks other threads completed, oldest first (*tail: the newest). One
- * locked instruction when there are some, none when there are none. */
-static struct doca_task *take_shared(struct doca_pe *pe, struct doca_task **tail)
+/* Every completed task, oldest first (the order they completed in, which
+ * keeps each connection's order). One locked instruction when there are
+ * some, none when there are none. */
+static struct doca_task *take_completions(struct doca_pe *pe)
 {
 	struct doca_task *list, *oldest_first = NULL;
 
 	if (!atomic_load_explicit(&pe->completed, memory_order_relaxed))
 		return NULL;
 	list = atomic_exchange_explicit(&pe->completed, NULL, memory_order_acquire);
-	*tail = list;
 	while (list) {
 		struct doca_task *next = list->next;
 
@@ -112,43 +112,6 @@ static struct doca_task *take_shared(struct doca_pe *pe, struct doca_task **tail
 		list = next;
 	}
 	return oldest_first;
-}
-
-/* Appends list ... tail (oldest first) to the local list. */
-static void append_local(struct doca_pe *pe, struct doca_task *list, struct doca_task *tail)
-{
-	if (pe->local_tail)
-		pe->local_tail->next = list;
-	else
-		pe->local_head = list;
-	pe->local_tail = tail;
-}
-
-void sdoca_pe_push_local(struct doca_pe *pe, struct doca_task *task)
-{
-	struct doca_task *tail, *older = take_shared(pe, &tail);
-
-	/* What other threads completed before is older: it goes first, which
-	 * keeps each connection's order. */
-	if (older)
-		append_local(pe, older, tail);
-	task->next = NULL;
-	append_local(pe, task, task);
-	sdoca_pe_wake(pe);
-}
-
-/* Every completed task, oldest first (the order they completed in, which
- * keeps each connection's order): the local ones, then whatever other
- * threads completed since the last local one. */
-static struct doca_task *take_completions(struct doca_pe *pe)
-{
-	struct doca_task *tail, *shared = take_shared(pe, &tail), *list;
-
-	if (shared)
-		append_local(pe, shared, tail);
-	list = pe->local_head;
-	pe->local_head = pe->local_tail = NULL;
-	return list;
 }
 
 static void run_callback(struct doca_pe *pe, struct doca_task *task)
@@ -245,7 +208,7 @@ DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe,
 /* Whether doca_pe_progress() has something to do right now. */
 static bool has_work(struct doca_pe *pe)
 {
-	if (pe->local_head || atomic_load(&pe->completed) || atomic_load(&pe->attention))
+	if (atomic_load(&pe->completed) || atomic_load(&pe->attention))
 		return true;
 	for (struct doca_ctx *ctx = pe->ctxs; ctx; ctx = ctx->pe_next)
 		if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 &&

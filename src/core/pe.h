@@ -4,10 +4,9 @@
  *
  * Progress engines.
  *
- * Completed tasks wait in the PE's completion queues: a lock-free list any
- * thread (the library's service thread among them) pushes onto, and a plain
- * list for what completes on the application's own thread while it
- * progresses. doca_pe_progress() takes both at once, oldest first, and runs
+ * Completed tasks wait in the PE's completion queue, a lock-free list that
+ * any thread (the library's service thread among them) pushes onto.
+ * doca_pe_progress() takes the whole list at once, oldest first, and runs
  * the callbacks.
  * The notification handle is an eventfd that is written only when the
  * application has armed it with doca_pe_request_notification().
@@ -30,10 +29,6 @@ struct doca_pe {
 	/* Completed tasks, newest first: any thread pushes one with a single
 	 * compare-exchange; progress takes them all with one exchange. */
 	struct doca_task *_Atomic completed;
-	/* Completed on the application's own thread while it progresses, oldest
-	 * first: only that thread touches it (sdoca_pe_push_local), so no locked
-	 * instruction; older tasks in completed move here first. */
-	struct doca_task *local_head, *local_tail;
 	_Atomic bool armed;
 	_Atomic bool attention; /* a context has a state change or failure to handle */
 	int event_fd;
@@ -47,8 +42,6 @@ struct doca_pe {
 
 /* Queues a completed task; any thread. */
 void sdoca_pe_push(struct doca_pe *pe, struct doca_task *task);
-/* Queues a completed task from the thread that progresses the PE. */
-void sdoca_pe_push_local(struct doca_pe *pe, struct doca_task *task);
 /* Something needs doca_pe_progress(): wake an armed waiter. Any thread. */
 void sdoca_pe_wake(struct doca_pe *pe);
 

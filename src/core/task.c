@@ -190,13 +190,6 @@ SDOCA_EXPORT void sdoca_task_complete(struct doca_task *task, doca_error_t statu
 	sdoca_pe_push(task->ctx->pe, task);
 }
 
-SDOCA_EXPORT void sdoca_task_complete_local(struct doca_task *task, doca_error_t status)
-{
-	task->status = status;
-	task->state = SDOCA_TASK_COMPLETED;
-	sdoca_pe_push_local(task->ctx->pe, task);
-}
-
 DOCA_STABLE doca_error_t doca_task_get_status(const struct doca_task *task)
 {
 	SDOCA_CHECK_ARG(task);

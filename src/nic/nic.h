@@ -217,9 +217,6 @@ struct nic_qp {
 
 struct nic_worker {
 	_Atomic bool lock; /* see nic_lock() */
-	/* The lock holder is the application's thread in nic_worker_progress():
-	 * what completes now may use its PE's local queue (lock held to read). */
-	bool app_holds;
 	struct xport_worker *xport;
 	struct doca_pe *pe;
 	struct doca_dev *dev;
@@ -279,12 +276,6 @@ static inline void nic_lock(struct nic_worker *w)
 		else
 			sched_yield();
 	}
-}
-
-/* Lock held: whether its holder is the application in nic_worker_progress(). */
-static inline bool nic_worker_app_holds(const struct nic_worker *w)
-{
-	return w->app_holds;
 }
 
 static inline void nic_unlock(struct nic_worker *w)

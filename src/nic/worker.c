@@ -242,7 +242,6 @@ bool nic_worker_progress(struct nic_worker *worker)
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
-	worker->app_holds = true;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
 	if (worker->ack_list)
@@ -259,7 +258,6 @@ bool nic_worker_progress(struct nic_worker *worker)
 	 * trylock can keep failing: a polling application runs them too. */
 	if (polls % APP_TIMER_POLLS == 0)
 		nic_worker_timers(worker, nic_now_ns());
-	worker->app_holds = false;
 	nic_unlock(worker);
 	return events > 0;
 }

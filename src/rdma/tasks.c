@@ -221,12 +221,7 @@ static void task_done(struct nic_wqe *wqe, doca_error_t status)
 		/* Valid after completion irrespective of success. */
 		t->result_opcode = recv_opcodes[wqe->result_kind];
 	}
-	/* Done inside the application's own progress (the common case): its
-	 * PE's local queue, no locked instruction. */
-	if (nic_worker_app_holds(rdma_of(t->base.ctx)->worker))
-		sdoca_task_complete_local(&t->base, status);
-	else
-		sdoca_task_complete(&t->base, status);
+	sdoca_task_complete(&t->base, status);
 }
 
 static const enum nic_wr_op wr_ops[] = {
