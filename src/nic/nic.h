@@ -234,8 +234,7 @@ struct nic_worker {
 	/* The service thread sleeps until the transport wakes it (no 1 ms look):
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
-	struct nic_worker *next;     /* workers that can be shared (nic_worker_get) */
-	struct nic_worker *all_next; /* every worker, until destroyed (quiesce) */
+	struct nic_worker *next;
 };
 
 doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker);

@@ -29,17 +29,18 @@ SDOCA_LOG_MODULE(worker);
 
 static struct {
 	pthread_mutex_t lock;
-	struct nic_worker *list; /* to share: removed when the last user goes */
-	struct nic_worker *all;  /* every worker until destroyed */
+	struct nic_worker *list;
 } workers = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The key table's quiesce hook (keys.h): a responder peeks at a key for a
  * synchronous access under its worker's lock, so taking and releasing every
- * worker's lock waits out each access that may have seen a revoked key. */
+ * worker's lock waits out each access that may have seen a revoked key. A
+ * worker off the list has no QP left that serves requests (its last context
+ * destroyed them first; messages for a destroyed QP are dropped unread). */
 static void quiesce_workers(void)
 {
 	pthread_mutex_lock(&workers.lock);
-	for (struct nic_worker *w = workers.all; w; w = w->all_next) {
+	for (struct nic_worker *w = workers.list; w; w = w->next) {
 		nic_lock(w);
 		nic_unlock(w);
 	}
@@ -166,8 +167,6 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	sdoca_dev_get(dev);
 	w->next = workers.list;
 	workers.list = w;
-	w->all_next = workers.all;
-	workers.all = w;
 	sdoca_keys_set_quiesce(quiesce_workers);
 	pthread_mutex_unlock(&workers.lock);
 	SDOCA_DBG("transport worker for %s ready", dev->info.ibdev_name);
@@ -216,11 +215,6 @@ void nic_worker_put(struct nic_worker *worker)
 
 	drain_qps(worker);
 	nic_service_remove(worker);
-	pthread_mutex_lock(&workers.lock);
-	for (link = &workers.all; *link != worker; link = &(*link)->all_next)
-		;
-	*link = worker->all_next;
-	pthread_mutex_unlock(&workers.lock);
 	xport_worker_destroy(worker->xport);
 	sdoca_dev_put(worker->dev);
 	free(worker->qps);
