@@ -12,6 +12,12 @@
  * the one sent before it, seen over TCP under load), so an answer may come
  * early, and a cumulative ACK may pass a read's or an atomic's data.
  *
+ * A NAK acknowledges every request before the one it refuses, as on RC (the
+ * responder refuses a request only once those are over). Reads and atomics
+ * among them still complete when their data comes - UCX may hand the NAK
+ * over first - and the connection fails once every request up to the
+ * refused one has completed, so completions keep submission order.
+ *
  * An ACK piggybacked on the peer's request is applied after this side's next
  * request has left, or at the next progress: a ping-pong's reply then leaves
  * before the completion work of the request it answers (as a NIC places
@@ -42,6 +48,14 @@ doca_error_t nic_syndrome_status(uint32_t syndrome)
 	}
 }
 
+/* Every request up to the refused one has completed: the connection fails
+ * (the requests after it are flushed). */
+static void refusal_over(struct nic_qp *qp)
+{
+	qp->nak_pending = false;
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, "the responder refused a request");
+}
+
 static void complete_in_order(struct nic_qp *qp)
 {
 	struct nic_wqe *wqe;
@@ -54,6 +68,9 @@ static void complete_in_order(struct nic_qp *qp)
 		qp->counters.requests_completed++;
 		wqe->done(wqe, wqe->status);
 	}
+	if (SDOCA_UNLIKELY(qp->nak_pending) &&
+	    (!qp->inflight_head || nic_seq_after(qp->inflight_head->seq, qp->nak_seq)))
+		refusal_over(qp);
 }
 
 struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe)
@@ -206,9 +223,9 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	case NIC_OP_NAK:
 		qp->counters.naks_received++;
 		wqe->status = nic_syndrome_status(m->syndrome);
-		complete_in_order(qp);
-		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
-		            "the responder refused a request");
+		qp->nak_pending = true;
+		qp->nak_seq = m->seq;
+		nic_comp_ack(qp, m->seq - 1); /* completes what it can, in order */
 		return false;
 	case NIC_OP_READ_RESP:
 		qp->counters.bytes_read += rx->len;

@@ -175,6 +175,10 @@ struct nic_qp {
 	struct nic_wqe *inflight_head;
 	struct nic_wqe *inflight_tail;
 	uint32_t num_inflight;
+	/* The peer refused request nak_seq: the connection fails once every
+	 * request up to it has completed (completer.c). */
+	bool nak_pending;
+	uint32_t nak_seq;
 	uint64_t last_heard_ns;
 	/* Heard from the peer (or a request started waiting) since the last timer
 	 * look, which then sets last_heard_ns: no clock read per message. The
@@ -186,7 +190,12 @@ struct nic_qp {
 	struct nic_held *held_tail;
 	uint32_t num_held;
 	struct nic_held *early; /* requests that came before their turn, by sequence */
-	bool ack_pending;       /* requests up to ack_seq are done, not yet acknowledged */
+	/* A refused request whose NAK waits for the payloads landing before it
+	 * (responder.c); later requests are dropped meanwhile. */
+	bool refusing;
+	uint8_t refusal; /* why (the responder's error class) */
+	uint32_t refusal_seq;
+	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;
 	/* A piggybacked ACK of this side's requests up to acked_seq, not applied
 	 * yet (completer.c: applied after this side's next request leaves, or at

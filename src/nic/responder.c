@@ -17,7 +17,9 @@
  * rendezvous writes land side by side when their bytes meet no transfer
  * still in flight; they are acknowledged in sequence all the same. A failed
  * check touches no target memory; it answers with a NAK and moves the
- * connection to error, as on RC hardware.
+ * connection to error, as on RC hardware - once the requests before it are
+ * over (a write refused while earlier ones still land waits for them, and
+ * for their ACK), since a NAK also acknowledges every request before it.
  *
  * ACKs are coalesced, as RC responders do: a placed write or send is
  * acknowledged later, cumulatively - piggybacked on this side's next request
@@ -139,6 +141,19 @@ static void answer(struct nic_qp *qp, uint8_t opcode, uint32_t seq)
 	struct nic_msg a = { .opcode = opcode, .seq = seq };
 
 	nic_qp_send_control(qp, &a);
+}
+
+/* NAKs the refused request and fails the connection. */
+static void send_refusal(struct nic_qp *qp, uint32_t seq, enum step_result error)
+{
+	struct nic_msg nak = { .opcode = NIC_OP_NAK,
+		               .seq = seq,
+		               .syndrome = errors[error].syndrome };
+
+	qp->refusing = false;
+	nic_qp_send_control(qp, &nak); /* after the ACK of what came before */
+	qp->counters.naks_sent++;
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
 }
 
 static enum step_result check_opcode(struct resp *r)
@@ -314,6 +329,8 @@ static void landing_done(void *arg, doca_error_t status)
 		land(l, l->status); /* a failure abandons the landings left */
 		over++;
 	}
+	if (SDOCA_UNLIKELY(qp->refusing) && qp->placing == 0 && qp->state == NIC_QP_RTS)
+		send_refusal(qp, qp->refusal_seq, (enum step_result)qp->refusal);
 	nic_resp_drain(qp);
 	while (over-- > 0)
 		nic_qp_release(qp); /* the last may free the QP */
@@ -571,13 +588,16 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 	} else if (r->recv) {
 		finish_recv(qp, r->recv, r->m, errors[error].recv_status);
 	}
-	struct nic_msg nak = { .opcode = NIC_OP_NAK,
-		               .seq = r->m->seq,
-		               .syndrome = errors[error].syndrome };
-
-	nic_qp_send_control(qp, &nak);
-	qp->counters.naks_sent++;
-	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
+	if (qp->placing > 0) {
+		/* Only a rendezvous write runs while payloads before it land: its
+		 * NAK waits until they are over and acknowledged (landing_done). */
+		qp->refusing = true;
+		qp->refusal = (uint8_t)error;
+		qp->refusal_seq = r->m->seq;
+		nic_resp_drop_held(qp);
+		return;
+	}
+	send_refusal(qp, r->m->seq, error);
 }
 
 /* Runs steps[0..n) until one does not pass (*at: that step). Inline and
@@ -800,7 +820,7 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 {
 	bool kept;
 
-	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED) {
+	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED || qp->refusing) {
 		xport_rx_release(qp->worker->xport, rx);
 		return false;
 	}

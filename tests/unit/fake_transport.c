@@ -4,7 +4,8 @@
  * by message. Messages between the workers of this process are queued and
  * handed over at the receiver's next progress; a test can have the next two
  * messages to a worker handed over in the opposite order, as UCX may under
- * load. Every payload is eager.
+ * load. Payloads are eager unless a test makes large ones travel by
+ * rendezvous: then their receive lands at the receiver's next progress.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,12 +25,23 @@ struct fake_msg {
 	uint8_t hdr[];
 };
 
+/* A rendezvous receive in flight (an xport_op). */
+struct fake_op {
+	struct fake_op *next;
+	struct fake_msg *msg; /* the payload */
+	struct xport_iov iov[16];
+	size_t iovcnt;
+	xport_done_fn done; /* NULL once abandoned */
+	void *arg;
+};
+
 struct xport_worker {
 	uint64_t id; /* its address */
 	unsigned int index;
 	xport_recv_fn recv;
 	void *recv_arg;
 	struct fake_msg *head, *tail;
+	struct fake_op *ops; /* receives that land at the next progress (owner's lock) */
 	int fd;
 	bool armed;
 	struct xport_worker *next;
@@ -47,7 +59,15 @@ static struct {
 	unsigned int created;
 	int swap_to;           /* the worker whose next two messages swap, or -1 */
 	struct fake_msg *held; /* the first of them, until the second came */
-} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL };
+	size_t rndv_from;      /* payloads this large travel by rendezvous (0: none) */
+} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0 };
+
+void fake_xport_rndv_from(size_t bytes)
+{
+	pthread_mutex_lock(&fake.lock);
+	fake.rndv_from = bytes;
+	pthread_mutex_unlock(&fake.lock);
+}
 
 void fake_xport_swap_next(unsigned int worker_index)
 {
@@ -150,6 +170,13 @@ void xport_worker_destroy(struct xport_worker *worker)
 		worker->head = m->next;
 		free(m);
 	}
+	while (worker->ops) {
+		struct fake_op *o = worker->ops;
+
+		worker->ops = o->next;
+		free(o->msg);
+		free(o);
+	}
 	close(worker->fd);
 	free(worker);
 }
@@ -160,9 +187,43 @@ void xport_worker_address(const struct xport_worker *worker, const void **addr, 
 	*len = sizeof(worker->id);
 }
 
+/* Scatters len bytes from src over iov. */
+static void copy_out(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
+{
+	for (size_t i = 0; i < iovcnt && len > 0; i++) {
+		size_t n = iov[i].len < len ? iov[i].len : len;
+
+		memcpy(iov[i].base, src, n);
+		src += n;
+		len -= n;
+	}
+}
+
+/* The rendezvous receives started before this progress land now. */
+static unsigned int land_receives(struct xport_worker *worker)
+{
+	struct fake_op *o = worker->ops;
+	unsigned int events = 0;
+
+	worker->ops = NULL;
+	while (o) {
+		struct fake_op *next = o->next;
+
+		if (o->done) {
+			copy_out(o->msg->data, o->msg->len, o->iov, o->iovcnt);
+			o->done(o->arg, DOCA_SUCCESS);
+		}
+		free(o->msg);
+		free(o);
+		o = next;
+		events++;
+	}
+	return events;
+}
+
 unsigned int xport_worker_progress(struct xport_worker *worker)
 {
-	unsigned int events = 0;
+	unsigned int events = land_receives(worker);
 
 	for (;;) {
 		struct fake_msg *m;
@@ -175,13 +236,20 @@ unsigned int xport_worker_progress(struct xport_worker *worker)
 			if (!worker->head)
 				worker->tail = NULL;
 		}
+		rx.rndv = m && fake.rndv_from > 0 && m->len >= fake.rndv_from;
 		pthread_mutex_unlock(&fake.lock);
 		if (!m)
 			return events;
-		rx.data = m->data;
 		rx.len = m->len;
-		(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
-		free(m); /* a kept rx holds its own copy (xport_rx_hold) */
+		if (rx.rndv) {
+			/* The payload stays here until received or released. */
+			rx.desc = m;
+			(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
+		} else {
+			rx.data = m->data;
+			(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
+			free(m); /* a kept rx holds its own copy (xport_rx_hold) */
+		}
 		events++;
 	}
 }
@@ -314,6 +382,10 @@ bool xport_rx_hold(struct xport_rx *rx)
 
 	if (rx->held)
 		return true;
+	if (rx->rndv) { /* the payload waits in its message */
+		rx->held = true;
+		return true;
+	}
 	copy = rx->len ? malloc(rx->len) : NULL;
 	if (rx->len && !copy)
 		return false;
@@ -328,16 +400,7 @@ bool xport_rx_hold(struct xport_rx *rx)
 void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
                    size_t iovcnt)
 {
-	const uint8_t *src = rx->data;
-	size_t left = rx->len;
-
-	for (size_t i = 0; i < iovcnt && left > 0; i++) {
-		size_t n = iov[i].len < left ? iov[i].len : left;
-
-		memcpy(iov[i].base, src, n);
-		src += n;
-		left -= n;
-	}
+	copy_out(rx->data, rx->len, iov, iovcnt);
 	xport_rx_release(worker, rx);
 }
 
@@ -345,23 +408,43 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
                               void *arg, struct xport_op **op)
 {
-	(void)done;
-	(void)arg;
+	struct fake_op *o;
+
 	if (op)
 		*op = NULL;
-	xport_rx_copy(worker, rx, iov, iovcnt);
-	return DOCA_SUCCESS;
+	if (!rx->rndv) {
+		xport_rx_copy(worker, rx, iov, iovcnt);
+		return DOCA_SUCCESS;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o || iovcnt > 16) {
+		free(o);
+		xport_rx_release(worker, rx);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	o->msg = rx->desc;
+	memcpy(o->iov, iov, iovcnt * sizeof(*iov));
+	o->iovcnt = iovcnt;
+	o->done = done;
+	o->arg = arg;
+	o->next = worker->ops;
+	worker->ops = o;
+	rx->desc = NULL;
+	if (op)
+		*op = (struct xport_op *)o;
+	return DOCA_ERROR_IN_PROGRESS;
 }
 
 void xport_op_abandon(struct xport_op *op)
 {
-	(void)op; /* every operation completes at once */
+	/* A send completes at once (no op); a receive lands with nobody told. */
+	((struct fake_op *)(void *)op)->done = NULL;
 }
 
 void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
 	(void)worker;
-	if (rx->held)
+	if (rx->held || rx->rndv) /* our copy, or the message the payload waits in */
 		free(rx->desc);
 	rx->desc = NULL;
 }

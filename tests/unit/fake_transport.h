@@ -18,5 +18,9 @@ bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_le
                        const void *payload, size_t len);
 /* Whether the swap asked for has happened. */
 bool fake_xport_swapped(void);
+/* Payloads of at least this many bytes travel by rendezvous: received into
+ * their destination at the receiver's next progress, as UCX fetches them
+ * later (0, the default: every payload is eager). */
+void fake_xport_rndv_from(size_t bytes);
 
 #endif /* SDOCA_TESTS_FAKE_TRANSPORT_H_ */

@@ -8,7 +8,9 @@
  * Side A reads and writes the memory of side B; each side has its own
  * progress engine, so its own soft-NIC worker (and transport worker). Also
  * here: an ACK that rides on the peer's request is applied later than the
- * request it came with, but never lost, and before a flush.
+ * request it came with, but never lost, and before a flush; and a refused
+ * request (NAK) fails only itself and what comes after it, never a request
+ * before it whose answer the NAK overtook or whose payload still lands.
  */
 #include <poll.h>
 #include <stdlib.h>
@@ -49,12 +51,18 @@ static struct {
 	int done;
 	int order[4];
 	doca_error_t status[4];
+	/* if set: whether task 0's bytes were in B's memory when it completed */
+	const uint8_t *want0;
+	size_t want0_at;
+	bool landed0;
 } t;
 
 static void completed(struct doca_task *task, union doca_data ud)
 {
 	t.status[ud.u64] = doca_task_get_status(task);
 	t.order[t.done++] = (int)ud.u64;
+	if (ud.u64 == 0 && t.want0)
+		t.landed0 = memcmp(t.b.mem + t.want0_at, t.want0, PART) == 0;
 }
 
 static void read_done(struct doca_rdma_task_read *task, union doca_data ud, union doca_data cud)
@@ -150,6 +158,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
+	fake_xport_rndv_from(0);
 	assert_doca_ok(doca_mmap_destroy(t.remote));
 	stop_both();
 	side_destroy(&t.a);
@@ -424,6 +433,114 @@ static void acknowledged_while_asleep(void **state)
 	check_acknowledged(&x);
 }
 
+/* B's memory from 7 * PART, exported for remote reads only: a write there
+ * is refused (remote access error). */
+struct read_only {
+	struct doca_mmap *mmap, *remote;
+	struct doca_buf *bufs[2];
+};
+
+static struct doca_task *refused_write(struct read_only *ro, int id)
+{
+	struct doca_rdma_task_write *task;
+	const void *blob;
+	size_t len;
+
+	assert_doca_ok(doca_mmap_create(&ro->mmap));
+	assert_doca_ok(doca_mmap_set_memrange(ro->mmap, t.b.mem + 7 * PART, PART));
+	assert_doca_ok(doca_mmap_set_permissions(ro->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE |
+	                                                           DOCA_ACCESS_FLAG_RDMA_READ));
+	assert_doca_ok(doca_mmap_add_dev(ro->mmap, t.dev));
+	assert_doca_ok(doca_mmap_start(ro->mmap));
+	assert_doca_ok(doca_mmap_export_rdma(ro->mmap, t.dev, &blob, &len));
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, len, t.dev, &ro->remote));
+	ro->bufs[0] = local(7 * PART, PART, PART); /* rendezvous too, when large ones are */
+	assert_doca_ok(doca_buf_inventory_buf_get_by_args(
+	        t.inv, ro->remote, t.b.mem + 7 * PART, PART, t.b.mem + 7 * PART, 0, &ro->bufs[1]));
+	assert_doca_ok(doca_rdma_task_write_allocate_init(t.a.rdma, t.a.conn, ro->bufs[0],
+	                                                  ro->bufs[1],
+	                                                  (union doca_data){ .u64 = id }, &task));
+	return doca_rdma_task_write_as_task(task);
+}
+
+/* Submits a request and a refused write after it, progresses both sides
+ * until both completed (bounded): the first succeeds, then the refused one
+ * fails with the remote access error, in that order. B's memory past the
+ * read-only range's first bytes is checked untouched by the caller. */
+static void run_then_refused(struct doca_task *first, struct read_only *ro)
+{
+	struct doca_task *refused = refused_write(ro, 1);
+	uint8_t before[PART];
+
+	memcpy(before, t.b.mem + 7 * PART, PART);
+	t.done = 0;
+	assert_doca_ok(doca_task_submit(first));
+	assert_doca_ok(doca_task_submit(refused));
+	for (int i = 0; i < 1000000 && t.done < 2; i++) {
+		doca_pe_progress(t.a.pe);
+		doca_pe_progress(t.b.pe);
+	}
+	assert_int_equal(t.done, 2);
+	assert_int_equal(t.order[0], 0);
+	assert_int_equal(t.order[1], 1);
+	assert_doca_ok(t.status[0]);
+	assert_int_equal(t.status[1], DOCA_ERROR_NOT_PERMITTED);
+	assert_memory_equal(t.b.mem + 7 * PART, before, PART);
+	doca_task_free(first);
+	doca_task_free(refused);
+	for (int i = 0; i < 2; i++)
+		assert_doca_ok(doca_buf_dec_refcount(ro->bufs[i], NULL));
+}
+
+static void read_only_destroy(struct read_only *ro)
+{
+	assert_doca_ok(doca_mmap_destroy(ro->remote));
+	assert_doca_ok(doca_mmap_destroy(ro->mmap));
+}
+
+/* The NAK of a refused write reaches the initiator before the data of the
+ * read submitted before it: the read still completes, with its bytes. */
+static void nak_passes_read_response(void **state)
+{
+	struct doca_buf *bufs[4] = { 0 };
+	struct read_only ro;
+	uint8_t want[PART];
+
+	(void)state;
+	fill(t.b.mem + 2 * PART, PART, 11);
+	memcpy(want, t.b.mem + 2 * PART, PART);
+	fake_xport_swap_next(t.worker_a);
+	run_then_refused(read_task(2 * PART, 2 * PART, 0, bufs), &ro);
+	assert_true(fake_xport_swapped());
+	assert_memory_equal(t.a.mem + 2 * PART, want, PART);
+	put(bufs);
+	stop_both();
+	read_only_destroy(&ro);
+}
+
+/* A write refused while the write before it still lands (rendezvous): the
+ * NAK leaves only after that payload is in place and acknowledged, so the
+ * earlier write completes successfully with its bytes at the target. */
+static void nak_waits_for_landing(void **state)
+{
+	struct doca_buf *bufs[4] = { 0 };
+	struct read_only ro;
+	uint8_t want[PART];
+
+	(void)state;
+	fake_xport_rndv_from(PART);
+	fill(t.a.mem + 3 * PART, PART, 12);
+	memcpy(want, t.a.mem + 3 * PART, PART);
+	t.want0 = want;
+	t.want0_at = 6 * PART;
+	run_then_refused(write_task(3 * PART, 6 * PART, 0, bufs), &ro);
+	assert_true(t.landed0);
+	assert_memory_equal(t.b.mem + 6 * PART, want, PART);
+	put(bufs);
+	stop_both();
+	read_only_destroy(&ro);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +549,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(requests_swapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(acknowledged_before_flush, setup, teardown),
 		cmocka_unit_test_setup_teardown(acknowledged_while_asleep, setup, teardown),
+		cmocka_unit_test_setup_teardown(nak_passes_read_response, setup, teardown),
+		cmocka_unit_test_setup_teardown(nak_waits_for_landing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
