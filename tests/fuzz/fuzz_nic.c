@@ -8,7 +8,9 @@
  * [header][payload], handed to the target's worker as if its peer had sent
  * them. Flag 1 writes the target QP's wire id and token into the header
  * (without them a message is for nobody); flag 2 writes the target mmap's
- * key and an address inside it into an RDMA request. A fresh pair of
+ * key and an address inside it into an RDMA request; flag 4 has payloads
+ * travel by rendezvous until the next message (landing a progress later,
+ * with the landings, ACK and NAK ordering that brings). A fresh pair of
  * connected contexts per input. The target exports only the first half of
  * its buffer: the second half must come out unchanged.
  */
@@ -171,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			len = size - hdr_len;
 		memcpy(hdr, data, hdr_len);
 		aim(hdr, hdr_len, flags, b.conn->qp, &mmap->key);
+		fake_xport_rndv_from((flags & 4) ? 1 : 0);
 		if (!fake_xport_inject(worker_b, hdr, hdr_len, data + hdr_len, len))
 			abort();
 		data += hdr_len + len;
@@ -178,6 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		progress(&a, &b, 2);
 	}
 	progress(&a, &b, 10);
+	fake_xport_rndv_from(0);
 	stop_and_destroy(&a, &b);
 	ok(doca_mmap_destroy(mmap));
 	for (size_t i = EXPORTED; i < sizeof(target_mem); i++)
