@@ -25,7 +25,7 @@ LAT_N=${LAT_N:-20000}
 BW_N_64K=${BW_N_64K:-5000}
 BW_N_1M=${BW_N_1M:-3000}
 RATE_N=${RATE_N:-200000}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 PORT=19500
 [ -x "$PERF" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
 command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing (apt-get install ucx-utils)" >&2; exit 1; }
