@@ -143,6 +143,14 @@ for transport in shm tcp; do
 		fi
 		echo "| $op | $S | $U | $R | $(echo "$ROW" | awk '{ print $6 " / " $8 }') |" >>"$OUT"
 	done
+	# The target blocked in poll(), making no progress calls (a DOCA target in
+	# getchar()): the soft NIC's service thread serves it. No UCX counterpart.
+	start_perf_server $transport --passive
+	taskset -c 1 "$PERF" -p "$PORT" --transport $transport -t read --lat -n "$n" 127.0.0.1 \
+		>/tmp/sdoca-bench.out 2>/dev/null || true
+	wait $server || true
+	ROW=$(awk '/#bytes/ { getline; print; exit }' /tmp/sdoca-bench.out)
+	echo "| read, target blocked (\`--passive\`, one round) | $(echo "$ROW" | awk '{ print $5 }') | - | - | $(echo "$ROW" | awk '{ print $6 " / " $8 }') |" >>"$OUT"
 	{
 		echo
 		echo "| bandwidth | size | softdoca MiB/s | ucp_am_bw MiB/s | ratio |"

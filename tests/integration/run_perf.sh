@@ -30,12 +30,13 @@ server_port() {
 	done
 }
 
-# run_case TEST MODE [client args...]
+# run_case TEST MODE [client args...]   (SERVER_ARGS: the server's own options)
 run_case() {
 	local test=$1 mode=$2 p
 	shift 2
+	# shellcheck disable=SC2086 # options, split on purpose
 	timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p 0 --transport "$transport" \
-		>"$dir/server.log" 2>&1 &
+		${SERVER_ARGS:-} >"$dir/server.log" 2>&1 &
 	local server=$!
 	local rc=1
 	: >"$dir/client.log"
@@ -62,7 +63,7 @@ run_case() {
 	grep -q "Data check: [1-9][0-9]* verified, 0 wrong" "$dir/client.log" ||
 		fail "$test $mode: data not verified"
 	grep -q '"results"' "$dir/out.json" || fail "$test $mode: no JSON written"
-	[ $failed = 0 ] && echo "ok: $test $mode $*"
+	[ $failed = 0 ] && echo "ok: $test $mode $* ${SERVER_ARGS:-}"
 }
 
 for test in write write_imm read send send_imm atomic_fa atomic_cs; do
@@ -80,6 +81,13 @@ if [ "$transport" = tcp ]; then
 		UCX_TCP_SNDBUF=64k run_case read --bw -n 50 -s 1M -q 8
 	done
 fi
+# A target that makes no progress calls while it is read, written and
+# updated (blocked in poll(), as a DOCA target in getchar()): the service
+# thread serves it.
+for c in "read --lat" "read --bw" "write --bw" "atomic_fa --lat" "atomic_cs --bw"; do
+	# shellcheck disable=SC2086
+	SERVER_ARGS=--passive run_case $c -n 300
+done
 # Several connections: operations spread over them in turn.
 run_case write --bw -n 300 --conns 4
 run_case read --bw -n 300 --conns 3
@@ -108,6 +116,7 @@ expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
 expect_exit 1 "no server" "$perf" -p 1 127.0.0.1
 expect_exit 0 "help" "$perf" --help
 expect_exit 2 "client without a port" "$perf" -p 0 127.0.0.1
+expect_exit 2 "passive client" "$perf" --passive -p 1 127.0.0.1
 # A port in use.
 timeout -s KILL 60 "$perf" -p 0 >"$dir/holder.log" 2>&1 &
 holder=$!

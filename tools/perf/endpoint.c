@@ -256,7 +256,7 @@ void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct pe
 	size_t stride = perf_stride(p->max_size);
 	size_t region = perf_num_slots(p->max_size, p->depth) * stride;
 
-	*ep = (struct perf_ep){ .params = *p, .check = p->check != 0 };
+	*ep = (struct perf_ep){ .params = *p, .check = p->check != 0, .passive = o->passive };
 	if (o->transport && setenv("SOFTDOCA_TRANSPORT", o->transport, 1) != 0)
 		exit(1);
 	open_device(ep, o->device);

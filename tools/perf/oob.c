@@ -150,6 +150,14 @@ void *perf_oob_recv(int fd, size_t *len)
 	return data;
 }
 
+void perf_oob_wait(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+}
+
 bool perf_oob_readable(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };

@@ -57,6 +57,10 @@ static void usage(FILE *f, const char *prog)
 	        "      --check            verify every transferred byte (slower)\n"
 	        "      --idle=SECONDS     client: once connected, stay idle this long and\n"
 	        "                         report the CPU the process used meanwhile\n"
+	        "      --passive          server: serve read, atomic and write --bw tests\n"
+	        "                         blocked in poll() without progress calls, as a DOCA\n"
+	        "                         target sitting in getchar() (the soft NIC's service\n"
+	        "                         thread serves)\n"
 	        "  -h, --help             this text\n",
 	        prog, prog, PERF_DEFAULT_PORT);
 }
@@ -121,6 +125,8 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "%s: more connections than operations in flight (-q)", "--conns");
 	if (o->mode == PERF_LAT)
 		o->depth = 1;
+	if (o->host && o->passive)
+		return bad(prog, "%s is a server option", "--passive");
 	if (o->host && o->port == 0)
 		return bad(prog, "%s: a client needs the server's port (0 is for a server)", "-p");
 	return 0;
@@ -136,6 +142,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		OPT_GBITS,
 		OPT_CHECK,
 		OPT_IDLE,
+		OPT_PASSIVE,
 		OPT_CONNS
 	};
 	static const struct option longs[] = {
@@ -154,6 +161,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "report-gbits", no_argument, NULL, OPT_GBITS },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "idle", required_argument, NULL, OPT_IDLE },
+		{ "passive", no_argument, NULL, OPT_PASSIVE },
 		{ "conns", required_argument, NULL, OPT_CONNS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -236,6 +244,9 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			break;
 		case OPT_CHECK:
 			o->check = true;
+			break;
+		case OPT_PASSIVE:
+			o->passive = true;
 			break;
 		case OPT_IDLE:
 			if (!parse_u64(optarg, &v, false) || v == 0 || v > 3600)

@@ -61,6 +61,7 @@ struct perf_opts {
 	bool gbits;
 	bool check;
 	uint32_t idle; /* --idle SECONDS: stay connected and idle, report the CPU used */
+	bool passive;  /* --passive: the server makes no progress calls while serving */
 };
 
 /* What the client tells the server before the run (sent as fixed LE words). */
@@ -89,6 +90,7 @@ int perf_oob_connect(const char *host, uint16_t port);
 void perf_oob_send(int fd, const void *data, size_t len);
 void *perf_oob_recv(int fd, size_t *len); /* exits when the peer is gone */
 bool perf_oob_readable(int fd);           /* a message is waiting (no blocking) */
+void perf_oob_wait(int fd);               /* blocks until a message is waiting */
 
 /* One task and its buffers, reused for every iteration it carries. */
 struct perf_slot {
@@ -144,6 +146,7 @@ struct perf_ep {
 	uint64_t recv_limit; /* ... until this many were posted (0: no limit) */
 	uint64_t recv_posted;
 	bool closing; /* perf_ep_close runs: flushed receives are expected */
+	bool passive; /* server: blocked, not progressing, while the client runs */
 	/* --check: what was verified, what was wrong */
 	bool check;
 	uint64_t verified;

@@ -299,9 +299,14 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 /* server                                                             */
 /* ---------------------------------------------------------------- */
 
-/* Progresses until the client sends its next message (checked now and then). */
+/* Progresses until the client sends its next message (checked now and then);
+ * a passive server just waits for it. */
 static void serve_until_message(struct perf_ep *ep, int oob)
 {
+	if (ep->passive) {
+		perf_oob_wait(oob);
+		return;
+	}
 	for (uint32_t n = 1;; n++) {
 		doca_pe_progress(ep->pe);
 		if ((n & 255) == 0 && perf_oob_readable(oob))
@@ -356,6 +361,12 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	if (go.tag != MSG_GO) {
 		fprintf(stderr, "softdoca-perf: protocol error (message %lu)\n",
 		        (unsigned long)go.tag);
+		exit(1);
+	}
+	if (ep->passive && (needs_receives(op) || (lat && perf_op_is_pingpong(op)))) {
+		fprintf(stderr,
+		        "softdoca-perf: --passive: a %s %s test needs the server's progress\n",
+		        perf_op_name(op), lat ? "latency" : "bandwidth");
 		exit(1);
 	}
 	slots = lat ? 1 : perf_num_slots(go.a, ep->params.depth);
