@@ -236,6 +236,8 @@ struct nic_worker {
 	_Atomic uint64_t app_polls; /* bumped by every application progress */
 	uint64_t polls_seen;
 	bool fd_watched;           /* the service thread's epoll reports the worker's fd */
+	uint32_t spin_ns;          /* how long the service thread polls on after traffic */
+	uint32_t spins_skipped;    /* ... serves without it since it decayed to nothing */
 	_Atomic bool app_sleeping; /* the application armed its PE and waits */
 	/* QPs that deferred an ACK since the last flush: a flush visits only
 	 * them, not every QP slot (140 instructions per message with 32 slots). */

@@ -44,8 +44,18 @@ SDOCA_LOG_MODULE(service);
  * Measured with a target blocked in read() (examples/rdma_demo, 8 B, side by
  * side): shm 1.5-20 us -> 0.8-1.1 us, TCP 31-45 us -> 8-10 us per operation;
  * a wake-up costs 20-50 us on this VM. The price: up to this much CPU after
- * each burst of traffic, none while idle. */
+ * each burst of traffic, none while idle.
+ *
+ * Polling helps only while the peer runs meanwhile: when the requester
+ * shares the thread's CPU (one CPU, both pinned together, or the scheduler
+ * put them there), it cannot send until the thread sleeps, and every
+ * operation would cost the whole spin (rdma_demo on one CPU: 4-30 -> 110
+ * us). So the spin adapts: one that caught no message halves the next, down
+ * to none; one in SPIN_PROBE serves then tries a short one again, and one
+ * that catches a message restores the whole. */
 #define SPIN_NS 50000u
+#define SPIN_MIN_NS 4000u
+#define SPIN_PROBE 64
 /* Polling on one worker while traffic keeps coming stops after this long,
  * so that the other workers are served too (it resumes at once). */
 #define SPIN_MAX_NS 1000000u
@@ -108,9 +118,16 @@ enum spin_end {
 static enum spin_end spin(struct nic_worker *w)
 {
 	uint64_t polls = atomic_load(&w->app_polls), start, last;
+	bool caught = false;
 
 	if (!xport_worker_progress(w->xport))
 		return SPIN_QUIET; /* no traffic: nothing to wait for */
+	if (w->spin_ns == 0) {
+		if (++w->spins_skipped < SPIN_PROBE)
+			return SPIN_QUIET;
+		w->spins_skipped = 0;
+		w->spin_ns = SPIN_MIN_NS; /* a probe */
+	}
 	start = last = nic_now_ns();
 	for (;;) {
 		while (xport_worker_progress(w->xport))
@@ -124,9 +141,14 @@ static enum spin_end spin(struct nic_worker *w)
 			nic_lock(w);
 			if (atomic_load(&w->app_polls) != polls)
 				return SPIN_APP;
-			if (nic_now_ns() - last >= SPIN_NS)
+			if (nic_now_ns() - last >= w->spin_ns) {
+				w->spin_ns = caught                          ? SPIN_NS
+				             : w->spin_ns / 2 >= SPIN_MIN_NS ? w->spin_ns / 2
+				                                             : 0;
 				return SPIN_QUIET;
+			}
 		} while (!xport_worker_progress(w->xport));
+		caught = true;
 		last = nic_now_ns();
 	}
 }
@@ -338,6 +360,7 @@ doca_error_t nic_service_add(struct nic_worker *worker)
 	}
 	if (status == DOCA_SUCCESS) {
 		worker->fd_watched = true;
+		worker->spin_ns = SPIN_NS;
 		svc.entries[svc.count++] = (struct entry){ .worker = worker };
 	}
 	pthread_mutex_unlock(&svc.lock);
