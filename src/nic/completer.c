@@ -80,6 +80,7 @@ struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe)
 	slot->wqe = wqe;
 	slot->op = NULL;
 	slot->busy = true;
+	slot->incoming = false;
 	wqe->outstanding++;
 	return slot;
 }
@@ -110,7 +111,7 @@ void nic_comp_sent(void *slot, doca_error_t status)
 	transport_done(slot, status);
 }
 
-void nic_comp_abandon(struct nic_qp *qp)
+void nic_comp_abandon(struct nic_qp *qp, doca_error_t status)
 {
 	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next)
 		for (int i = 0; i < 2; i++) {
@@ -120,6 +121,10 @@ void nic_comp_abandon(struct nic_qp *qp)
 				continue;
 			if (slot->op)
 				xport_op_abandon(slot->op);
+			/* Its answer came, its data did not: not a success. (A send
+			 * given up after its answer came did its work.) */
+			if (slot->incoming && wqe->status == DOCA_SUCCESS)
+				wqe->status = status;
 			nic_comp_slot_done(slot);
 		}
 }
@@ -163,6 +168,7 @@ static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *
 	}
 	struct nic_xslot *slot = nic_comp_slot(wqe);
 
+	slot->incoming = true;
 	wqe->result_len = rx->len;
 	status = xport_rx_receive(qp->worker->xport, rx, iov, n, transport_done, slot, &slot->op);
 	if (status != DOCA_ERROR_IN_PROGRESS)
@@ -183,9 +189,10 @@ static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
  * or an ACK that an earlier-sent, later-delivered one repeats, is no news. */
 void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
 {
-	if (nic_seq_after(seq, qp->next_seq - 1)) {
+	if (nic_seq_after(seq, qp->next_seq - 1) ||
+	    (qp->nak_pending && nic_seq_after(seq, qp->nak_seq))) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-		            "an ACK for a request never sent");
+		            "an ACK for a request never sent, or refused");
 		return;
 	}
 	for (struct nic_wqe *wqe = oldest_unanswered(qp); wqe && !nic_seq_after(wqe->seq, seq);
@@ -212,6 +219,7 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	}
 	wqe = in_flight(qp, m->seq);
 	if (!wqe || wqe->answered || !matches(wqe, m->opcode) ||
+	    (qp->nak_pending && nic_seq_after(m->seq, qp->nak_seq)) ||
 	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,

@@ -77,6 +77,7 @@ struct nic_xslot {
 	struct nic_wqe *wqe;
 	struct xport_op *op;
 	bool busy;
+	bool incoming; /* a read's data landing (else the request's own send) */
 };
 
 /* A work request, embedded in the task that posts it. */
@@ -225,7 +226,8 @@ struct nic_qp {
 /* --- worker.c --- */
 
 struct nic_worker {
-	_Atomic bool lock; /* see nic_lock() */
+	_Atomic bool lock;             /* see nic_lock() */
+	_Atomic uint32_t lock_waiters; /* threads in nic_lock()'s slow path */
 	struct xport_worker *xport;
 	struct doca_pe *pe;
 	struct doca_dev *dev;
@@ -280,12 +282,18 @@ static inline bool nic_trylock(struct nic_worker *w)
 
 static inline void nic_lock(struct nic_worker *w)
 {
+	if (nic_trylock(w))
+		return;
+	/* Counted, so that the service thread polling with short gaps in the
+	 * lock lets a waiter in (service.c). */
+	atomic_fetch_add_explicit(&w->lock_waiters, 1, memory_order_relaxed);
 	for (unsigned int spins = 0; !nic_trylock(w); spins++) {
 		if (spins < 64)
 			nic_cpu_relax();
 		else
 			sched_yield();
 	}
+	atomic_fetch_sub_explicit(&w->lock_waiters, 1, memory_order_relaxed);
 }
 
 static inline void nic_unlock(struct nic_worker *w)
@@ -365,8 +373,9 @@ struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe);
 void nic_comp_slot_done(struct nic_xslot *slot);
 /* The transport finished an operation of a request (an xport_done_fn; arg is the slot). */
 void nic_comp_sent(void *slot, doca_error_t status);
-/* Gives up the requester's transport operations (peer lost or hung). */
-void nic_comp_abandon(struct nic_qp *qp);
+/* Gives up the requester's transport operations (peer lost or hung); a
+ * read whose data had not landed fails with status. */
+void nic_comp_abandon(struct nic_qp *qp, doca_error_t status);
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* The status a requester reports for a responder's syndrome. */

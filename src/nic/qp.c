@@ -256,11 +256,12 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 
 static void close_transport(struct nic_qp *qp, bool force)
 {
+	struct xport_ep *ep = qp->ep;
+
 	nic_service_unwatch_pid(qp);
-	if (qp->ep) {
-		xport_ep_close(qp->ep, force);
-		qp->ep = NULL;
-	}
+	qp->ep = NULL;
+	if (ep) /* a forced close may complete operations (and their callbacks) in it */
+		xport_ep_close(ep, force);
 }
 
 static bool referenced(const struct nic_qp *qp)
@@ -329,7 +330,7 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 	nic_comp_flush(qp, status);
 	if (drop_transport) {
 		close_transport(qp, true);
-		nic_comp_abandon(qp);
+		nic_comp_abandon(qp, status);
 		nic_resp_abandon(qp);
 		nic_comp_flush(qp, status);
 	}
@@ -359,11 +360,16 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 
 	nic_lock(w);
 	qp->detached = true;
+	/* Held until the end: a forced close completes the transport's
+	 * operations at once, and the last one's callback would free the QP. */
+	nic_qp_hold(qp);
 	leave_srq(qp);
 	nic_resp_drop_held(qp);
 	/* Like destroying a QP on a NIC: what is in flight is dropped, not awaited
 	 * (the peer may hang), and its requests are flushed. */
 	busy = qp->landings != NULL || qp->num_inflight > 0;
+	/* A refusal still waiting for earlier transfers (responder.c) is not
+	 * sent: those are dropped, and the peer hears a disconnect instead. */
 	if (qp->state == NIC_QP_RTS)
 		nic_qp_send_control(qp, &bye);
 	nic_comp_flush(qp, status);
@@ -373,12 +379,12 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 	 * saw a lost connection instead (pair_err_write_range_tcp, rarely). A
 	 * lost or hung peer's transport is closed already. */
 	close_transport(qp, busy);
-	nic_comp_abandon(qp);
+	nic_comp_abandon(qp, status);
 	nic_resp_abandon(qp);
 	if (qp->state != NIC_QP_ERROR)
 		qp->state = NIC_QP_CLOSED;
 	nic_comp_flush(qp, status);
-	nic_qp_maybe_free(qp);
+	nic_qp_release(qp); /* frees it if nothing else refers to it */
 	nic_unlock(w);
 }
 

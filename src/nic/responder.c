@@ -18,8 +18,10 @@
  * still in flight; they are acknowledged in sequence all the same. A failed
  * check touches no target memory; it answers with a NAK and moves the
  * connection to error, as on RC hardware - once the requests before it are
- * over (a write refused while earlier ones still land waits for them, and
- * for their ACK), since a NAK also acknowledges every request before it.
+ * over (a request refused while earlier writes still land, or earlier read
+ * responses still leave, waits for them, and for their ACK), since a NAK
+ * also acknowledges every request before it, and a connection in error may
+ * be torn down at once, dropping what its transport still sends.
  *
  * ACKs are coalesced, as RC responders do: a placed write or send is
  * acknowledged later, cumulatively - piggybacked on this side's next request
@@ -154,6 +156,14 @@ static void send_refusal(struct nic_qp *qp, uint32_t seq, enum step_result error
 	nic_qp_send_control(qp, &nak); /* after the ACK of what came before */
 	qp->counters.naks_sent++;
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
+}
+
+/* A refusal that waited for earlier transfers: sent once none is left. */
+static void refusal_due(struct nic_qp *qp)
+{
+	if (SDOCA_UNLIKELY(qp->refusing) && qp->placing == 0 && qp->reads_leaving == 0 &&
+	    qp->state == NIC_QP_RTS)
+		send_refusal(qp, qp->refusal_seq, (enum step_result)qp->refusal);
 }
 
 static enum step_result check_opcode(struct resp *r)
@@ -329,8 +339,7 @@ static void landing_done(void *arg, doca_error_t status)
 		land(l, l->status); /* a failure abandons the landings left */
 		over++;
 	}
-	if (SDOCA_UNLIKELY(qp->refusing) && qp->placing == 0 && qp->state == NIC_QP_RTS)
-		send_refusal(qp, qp->refusal_seq, (enum step_result)qp->refusal);
+	refusal_due(qp);
 	nic_resp_drain(qp);
 	while (over-- > 0)
 		nic_qp_release(qp); /* the last may free the QP */
@@ -434,6 +443,7 @@ static void read_sent(void *arg, doca_error_t status)
 	qp->read_bytes_leaving -= l->m.len;
 	qp->reads_leaving--;
 	free(l);
+	refusal_due(qp);
 	nic_resp_drain(qp);
 	nic_qp_release(qp);
 }
@@ -588,9 +598,10 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 	} else if (r->recv) {
 		finish_recv(qp, r->recv, r->m, errors[error].recv_status);
 	}
-	if (qp->placing > 0) {
-		/* Only a rendezvous write runs while payloads before it land: its
-		 * NAK waits until they are over and acknowledged (landing_done). */
+	if (qp->placing > 0 || qp->reads_leaving > 0) {
+		/* Payloads before it still land (only a rendezvous write runs
+		 * meanwhile) or read responses still leave: the NAK waits until
+		 * they are over and acknowledged (landing_done, read_sent). */
 		qp->refusing = true;
 		qp->refusal = (uint8_t)error;
 		qp->refusal_seq = r->m->seq;

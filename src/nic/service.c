@@ -113,8 +113,8 @@ enum spin_end {
 };
 
 /* Polls the worker (lock held on entry and return) while messages keep
- * coming, giving the lock up between polls so that the application can
- * submit or take over. */
+ * coming, giving the lock up between polls (and the CPU, when someone waits
+ * for the lock) so that the application can submit or take over. */
 static enum spin_end spin(struct nic_worker *w)
 {
 	uint64_t polls = atomic_load(&w->app_polls), start, last;
@@ -133,18 +133,24 @@ static enum spin_end spin(struct nic_worker *w)
 		while (xport_worker_progress(w->xport))
 			;
 		nic_worker_flush_acks(w); /* answers leave now, not at sleep */
+		if (caught)
+			w->spin_ns = SPIN_NS;
 		if (last - start >= SPIN_MAX_NS)
 			return SPIN_BUSY;
 		do {
 			nic_unlock(w);
-			nic_cpu_relax();
+			/* A submit, a receive posted, a key revoked: let it in. */
+			if (atomic_load_explicit(&w->lock_waiters, memory_order_relaxed))
+				sched_yield();
+			else
+				nic_cpu_relax();
 			nic_lock(w);
 			if (atomic_load(&w->app_polls) != polls)
 				return SPIN_APP;
 			if (nic_now_ns() - last >= w->spin_ns) {
-				w->spin_ns = caught                          ? SPIN_NS
-				             : w->spin_ns / 2 >= SPIN_MIN_NS ? w->spin_ns / 2
-				                                             : 0;
+				if (!caught) /* in vain: shorter next time */
+					w->spin_ns =
+					        w->spin_ns / 2 >= SPIN_MIN_NS ? w->spin_ns / 2 : 0;
 				return SPIN_QUIET;
 			}
 		} while (!xport_worker_progress(w->xport));

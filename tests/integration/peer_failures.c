@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <softdoca.h>
+
 #include "peer.h"
 
 #define WAIT_MS 60000
@@ -41,9 +43,10 @@ struct error_case {
 	int reads_before;      /* good reads submitted just before the bad request */
 };
 
-/* Reads before a bad request: each reads the whole exported range into the
- * initiator's memory after TARGET_LEN. */
+/* Reads before a bad request: each reads the first READ_LEN bytes of the
+ * exported range into the initiator's memory after TARGET_LEN. */
 #define MAX_READS_BEFORE 16
+#define READ_LEN (EXPORTED_LEN / 2)
 
 static const struct error_case cases[] = {
 	{ "err_write_range", BAD_WRITE, all_rdma, all_rdma, true, false, 36 * 1024,
@@ -74,16 +77,16 @@ static const struct error_case cases[] = {
 	{ "err_too_long", BAD_SEND, all_rdma, all_rdma, false, false, 0, DOCA_ERROR_INVALID_VALUE,
 	  0, 0 },
 	/* as on RC, the reads before the refused write still succeed, with their
-	 * bytes, and complete first, even when the NAK overtakes their data */
+	 * bytes, and complete first; the write is aimed past the bytes they read,
+	 * so that nothing holds it back behind them at the target */
 	{ "err_write_perm_after_reads", BAD_WRITE,
-	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false, 0,
-	  DOCA_ERROR_NOT_PERMITTED, 0, MAX_READS_BEFORE },
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false,
+	  READ_LEN + 4096, DOCA_ERROR_NOT_PERMITTED, 0, MAX_READS_BEFORE },
 };
 
 /* A small TCP send buffer makes UCX queue the read responses, as load does,
- * so that the NAK sent after them may be handed over first (it was not in
- * 16 runs here; test_order makes it happen). Read by UCX when the transport
- * starts (both peers). */
+ * so that they are still leaving when the write is refused. Read by UCX when
+ * the transport starts (both peers). */
 static void queue_read_responses(const struct error_case *c)
 {
 	if (c->reads_before > 0)
@@ -174,8 +177,8 @@ static void forge(uint8_t *blob, size_t len, uint64_t new_len)
 		blob[12 + i] = (uint8_t)(crc >> (8 * i));
 }
 
-/* Reads the exported range c->reads_before times, all in flight, into this
- * side's memory after TARGET_LEN. */
+/* Reads the first READ_LEN bytes of the exported range c->reads_before
+ * times, all in flight, into this side's memory after TARGET_LEN. */
 static void submit_reads(struct peer *p, const struct error_case *c, struct doca_task **tasks,
                          struct doca_buf **bufs, struct result *r)
 {
@@ -183,10 +186,10 @@ static void submit_reads(struct peer *p, const struct error_case *c, struct doca
 		struct doca_rdma_task_read *t;
 
 		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], p->remote_addr[0],
-		                                         EXPORTED_LEN, &bufs[2 * k]));
+		                                         READ_LEN, &bufs[2 * k]));
 		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap,
-		                                         p->mem + TARGET_LEN + k * EXPORTED_LEN,
-		                                         EXPORTED_LEN, &bufs[2 * k + 1]));
+		                                         p->mem + TARGET_LEN + k * READ_LEN,
+		                                         READ_LEN, &bufs[2 * k + 1]));
 		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], bufs[2 * k],
 		                                        bufs[2 * k + 1], result_data(&r[k]), &t));
 		tasks[k] = doca_rdma_task_read_as_task(t);
@@ -210,7 +213,7 @@ static void check_reads(struct peer *p, const struct error_case *c, struct doca_
 		EXPECT(r[k].status == DOCA_SUCCESS, "read %d before the refused request: %s", k,
 		       doca_error_get_name(r[k].status));
 		EXPECT(r[k].order < bad->order, "read %d completed after the refused request", k);
-		EXPECT(memcmp(p->mem + TARGET_LEN + k * EXPORTED_LEN, want, EXPORTED_LEN) == 0,
+		EXPECT(memcmp(p->mem + TARGET_LEN + k * READ_LEN, want, READ_LEN) == 0,
 		       "read %d bytes", k);
 		doca_task_free(tasks[k]);
 		CHECK(doca_buf_dec_refcount(bufs[2 * k], NULL));
@@ -289,7 +292,7 @@ static void error_client(struct peer *p)
 	p->rdma_permissions = all_rdma;
 	p->rnr_retry = 7;
 	queue_read_responses(c);
-	peer_alloc_memory(p, TARGET_LEN + (size_t)c->reads_before * EXPORTED_LEN, all_rdma);
+	peer_alloc_memory(p, TARGET_LEN + (size_t)c->reads_before * READ_LEN, all_rdma);
 	peer_create_rdma(p);
 	peer_start(p);
 	peer_connect(p, 0);
@@ -546,6 +549,99 @@ static void kill_initiator_client(struct peer *p)
 	raise(SIGKILL);
 }
 
+/* ------------------------------------------------------------------ */
+/* the target stops while its read responses still leave                */
+/* ------------------------------------------------------------------ */
+
+/* The initiator does not progress while the target answers its reads, and
+ * a small TCP buffer holds the answers back: the target stops its context
+ * with responses still leaving, and its connection is closed under them
+ * (this freed the connection inside the close, then wrote to it). */
+#define LEAVING_READS 16
+#define LEAVING_LEN (64 * 1024)
+
+static void stop_during_reads_server(struct peer *p)
+{
+	struct softdoca_rdma_counters c = { 0 };
+	uint64_t deadline;
+	uint32_t before;
+	size_t len;
+
+	setenv("UCX_TCP_SNDBUF", "64k", 1);
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, TARGET_LEN, all_rdma);
+	pattern_fill(p->mem, TARGET_LEN, GUARD_SEED);
+	before = memory_crc(p->mem);
+	peer_create_rdma(p);
+	peer_start(p);
+	oob_accept(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	for (deadline = now_ms() + WAIT_MS; c.requests_served < LEAVING_READS;) {
+		EXPECT(now_ms() < deadline, "%lu of %d reads served",
+		       (unsigned long)c.requests_served, LEAVING_READS);
+		doca_pe_progress(p->pe);
+		CHECK(softdoca_rdma_connection_get_counters(p->conn[0], &c));
+	}
+	peer_stop(p); /* at once: the responses are still on their way */
+	EXPECT(memory_crc(p->mem) == before, "the target's memory changed");
+	oob_send_str(p->oob[0], "stopped");
+	free(oob_recv(p->oob[0], &len, WAIT_MS));
+}
+
+/* Every read either succeeded with the target's bytes or failed, in
+ * bounded time, and the context stops cleanly. */
+static void stop_during_reads_client(struct peer *p)
+{
+	struct doca_buf *bufs[2 * LEAVING_READS];
+	struct doca_task *tasks[LEAVING_READS];
+	struct result r[LEAVING_READS] = { 0 };
+	uint8_t *want = malloc(TARGET_LEN);
+	int ok = 0;
+
+	EXPECT(want != NULL, "out of memory");
+	pattern_fill(want, TARGET_LEN, GUARD_SEED);
+	setenv("UCX_TCP_SNDBUF", "64k", 1);
+	p->rdma_permissions = all_rdma;
+	p->rnr_retry = 7;
+	peer_alloc_memory(p, LEAVING_READS * (size_t)LEAVING_LEN, all_rdma);
+	peer_create_rdma(p);
+	peer_start(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+	for (int k = 0; k < LEAVING_READS; k++) {
+		struct doca_rdma_task_read *t;
+
+		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], p->remote_addr[0],
+		                                         LEAVING_LEN, &bufs[2 * k]));
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, p->mem + k * LEAVING_LEN,
+		                                         LEAVING_LEN, &bufs[2 * k + 1]));
+		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], bufs[2 * k],
+		                                        bufs[2 * k + 1], result_data(&r[k]), &t));
+		tasks[k] = doca_rdma_task_read_as_task(t);
+		CHECK(doca_task_submit(tasks[k]));
+	}
+	oob_expect(p->oob[0], "stopped", WAIT_MS); /* no progress calls meanwhile */
+	for (int k = 0; k < LEAVING_READS; k++) {
+		peer_wait(p, &r[k], WAIT_MS);
+		if (r[k].status == DOCA_SUCCESS) {
+			EXPECT(memcmp(p->mem + k * LEAVING_LEN, want, LEAVING_LEN) == 0,
+			       "read %d succeeded with the wrong bytes", k);
+			ok++;
+		}
+		doca_task_free(tasks[k]);
+		CHECK(doca_buf_dec_refcount(bufs[2 * k], NULL));
+		CHECK(doca_buf_dec_refcount(bufs[2 * k + 1], NULL));
+	}
+	printf("%d of %d reads completed before the target stopped\n", ok, LEAVING_READS);
+	/* A failed connection stopped the context; a peer that left with
+	 * nothing in flight did not fail it (as on RC). Either way: IDLE. */
+	peer_stop(p);
+	free(want);
+	oob_send_str(p->oob[0], "done");
+}
+
 const struct scenario failure_scenarios[] = {
 	{ "err_write_range", error_server, error_client },
 	{ "err_write_range_large", error_server, error_client },
@@ -562,6 +658,7 @@ const struct scenario failure_scenarios[] = {
 	{ "kill_target", kill_target_server, kill_target_client },
 	{ "stop_target", stop_target_server, stop_target_client },
 	{ "kill_initiator", kill_initiator_server, kill_initiator_client },
+	{ "stop_during_reads", stop_during_reads_server, stop_during_reads_client },
 	{ NULL, NULL, NULL },
 };
 
