@@ -108,6 +108,16 @@ static uint32_t memory_crc(const uint8_t *mem)
 	return (uint32_t)crc32(0, mem, TARGET_LEN);
 }
 
+/* The target's side: its context, one connection, its memory exported. */
+static void target_connect(struct peer *p)
+{
+	peer_create_rdma(p);
+	peer_start(p);
+	oob_accept(p);
+	peer_connect(p, 0);
+	peer_exchange_mmap(p, 0);
+}
+
 static void error_server(struct peer *p)
 {
 	const struct error_case *c = find_case();
@@ -131,11 +141,7 @@ static void error_server(struct peer *p)
 	CHECK(doca_mmap_start(p->mmap));
 	pattern_fill(p->mem, TARGET_LEN, GUARD_SEED);
 	before = memory_crc(p->mem);
-	peer_create_rdma(p);
-	peer_start(p);
-	oob_accept(p);
-	peer_connect(p, 0);
-	peer_exchange_mmap(p, 0);
+	target_connect(p);
 	if (c->destroy_mmap) {
 		CHECK(doca_mmap_destroy(p->mmap)); /* revokes the key at once */
 		p->mmap = NULL;
@@ -415,11 +421,7 @@ static void doomed_target(struct peer *p, int sig)
 	p->rdma_permissions = all_rdma;
 	p->rnr_retry = 7;
 	peer_alloc_memory(p, STREAM_WINDOW * MiB, all_rdma);
-	peer_create_rdma(p);
-	peer_start(p);
-	oob_accept(p);
-	peer_connect(p, 0);
-	peer_exchange_mmap(p, 0);
+	target_connect(p);
 	free(oob_recv(p->oob[0], &len, WAIT_MS));
 	raise(sig);
 	FAIL("still alive after signal %d", sig);
@@ -488,11 +490,7 @@ static void kill_initiator_server(struct peer *p)
 	p->rdma_permissions = all_rdma;
 	p->rnr_retry = 7;
 	peer_alloc_memory(p, MiB, all_rdma);
-	peer_create_rdma(p);
-	peer_start(p);
-	oob_accept(p);
-	peer_connect(p, 0);
-	peer_exchange_mmap(p, 0);
+	target_connect(p);
 	buf = peer_buf(p, p->mmap, p->mem, MiB, 0);
 	for (int i = 0; i < 64; i++) {
 		CHECK(doca_rdma_task_receive_allocate_init(p->rdma, NULL, result_data(&r[i]),
@@ -573,11 +571,7 @@ static void stop_during_reads_server(struct peer *p)
 	peer_alloc_memory(p, TARGET_LEN, all_rdma);
 	pattern_fill(p->mem, TARGET_LEN, GUARD_SEED);
 	before = memory_crc(p->mem);
-	peer_create_rdma(p);
-	peer_start(p);
-	oob_accept(p);
-	peer_connect(p, 0);
-	peer_exchange_mmap(p, 0);
+	target_connect(p);
 	for (deadline = now_ms() + WAIT_MS; c.requests_served < LEAVING_READS;) {
 		EXPECT(now_ms() < deadline, "%lu of %d reads served",
 		       (unsigned long)c.requests_served, LEAVING_READS);
