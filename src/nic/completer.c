@@ -48,6 +48,12 @@ doca_error_t nic_syndrome_status(uint32_t syndrome)
 	}
 }
 
+/* An answer for a request after the one the peer refused (a broken peer). */
+static bool after_refused(const struct nic_qp *qp, uint32_t seq)
+{
+	return qp->nak_pending && nic_seq_after(seq, qp->nak_seq);
+}
+
 /* Every request up to the refused one has completed: the connection fails
  * (the requests after it are flushed). */
 static void refusal_over(struct nic_qp *qp)
@@ -189,8 +195,7 @@ static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
  * or an ACK that an earlier-sent, later-delivered one repeats, is no news. */
 void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
 {
-	if (nic_seq_after(seq, qp->next_seq - 1) ||
-	    (qp->nak_pending && nic_seq_after(seq, qp->nak_seq))) {
+	if (nic_seq_after(seq, qp->next_seq - 1) || after_refused(qp, seq)) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "an ACK for a request never sent, or refused");
 		return;
@@ -218,8 +223,7 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 		return false;
 	}
 	wqe = in_flight(qp, m->seq);
-	if (!wqe || wqe->answered || !matches(wqe, m->opcode) ||
-	    (qp->nak_pending && nic_seq_after(m->seq, qp->nak_seq)) ||
+	if (!wqe || wqe->answered || !matches(wqe, m->opcode) || after_refused(qp, m->seq) ||
 	    (m->opcode == NIC_OP_READ_RESP && m->len > wqe->length)) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,

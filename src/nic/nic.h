@@ -191,10 +191,10 @@ struct nic_qp {
 	struct nic_held *held_tail;
 	uint32_t num_held;
 	struct nic_held *early; /* requests that came before their turn, by sequence */
-	/* A refused request whose NAK waits for the payloads landing before it
-	 * (responder.c); later requests are dropped meanwhile. */
-	bool refusing;
-	uint8_t refusal; /* why (the responder's error class) */
+	/* A refused request whose NAK waits for the transfers before it
+	 * (responder.c): why (the responder's error class; 0 while none waits),
+	 * and which. Later requests are dropped meanwhile. */
+	uint8_t refusal;
 	uint32_t refusal_seq;
 	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
 	uint32_t ack_seq;

@@ -71,6 +71,8 @@ enum step_result {
 	STEP_ERR_INTERNAL, /* the transport could not place it */
 };
 
+_Static_assert(STEP_ERR_ACCESS > 0, "qp->refusal uses 0 for none");
+
 /* One error class, one place: the NAK the requester gets, and what the
  * responder's own receive (if one was taken) completes with. */
 static const struct {
@@ -145,25 +147,24 @@ static void answer(struct nic_qp *qp, uint8_t opcode, uint32_t seq)
 	nic_qp_send_control(qp, &a);
 }
 
-/* NAKs the refused request and fails the connection. */
-static void send_refusal(struct nic_qp *qp, uint32_t seq, enum step_result error)
+/* NAKs request seq (after the ACK of what came before it) and fails the
+ * connection. */
+static void nak(struct nic_qp *qp, uint32_t seq, uint32_t syndrome, const char *why)
 {
-	struct nic_msg nak = { .opcode = NIC_OP_NAK,
-		               .seq = seq,
-		               .syndrome = errors[error].syndrome };
+	struct nic_msg m = { .opcode = NIC_OP_NAK, .seq = seq, .syndrome = syndrome };
 
-	qp->refusing = false;
-	nic_qp_send_control(qp, &nak); /* after the ACK of what came before */
+	qp->refusal = 0;
+	nic_qp_send_control(qp, &m);
 	qp->counters.naks_sent++;
-	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, errors[error].what);
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, why);
 }
 
 /* A refusal that waited for earlier transfers: sent once none is left. */
 static void refusal_due(struct nic_qp *qp)
 {
-	if (SDOCA_UNLIKELY(qp->refusing) && qp->placing == 0 && qp->reads_leaving == 0 &&
+	if (SDOCA_UNLIKELY(qp->refusal) && qp->placing == 0 && qp->reads_leaving == 0 &&
 	    qp->state == NIC_QP_RTS)
-		send_refusal(qp, qp->refusal_seq, (enum step_result)qp->refusal);
+		nak(qp, qp->refusal_seq, errors[qp->refusal].syndrome, errors[qp->refusal].what);
 }
 
 static enum step_result check_opcode(struct resp *r)
@@ -602,13 +603,12 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 		/* Payloads before it still land (only a rendezvous write runs
 		 * meanwhile) or read responses still leave: the NAK waits until
 		 * they are over and acknowledged (landing_done, read_sent). */
-		qp->refusing = true;
 		qp->refusal = (uint8_t)error;
 		qp->refusal_seq = r->m->seq;
 		nic_resp_drop_held(qp);
 		return;
 	}
-	send_refusal(qp, r->m->seq, error);
+	nak(qp, r->m->seq, errors[error].syndrome, errors[error].what);
 }
 
 /* Runs steps[0..n) until one does not pass (*at: that step). Inline and
@@ -831,7 +831,7 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 {
 	bool kept;
 
-	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED || qp->refusing) {
+	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED || qp->refusal) {
 		xport_rx_release(qp->worker->xport, rx);
 		return false;
 	}
@@ -895,14 +895,8 @@ void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	if (qp->peer_rnr_retry != NIC_RNR_INFINITE) {
 		limit = qp->rnr_since_ns + (uint64_t)(qp->peer_rnr_retry + 1) * RNR_TIMER_NS;
 		if (now_ns >= limit) {
-			struct nic_msg nak = { .opcode = NIC_OP_NAK,
-				               .seq = qp->held_head->msg.seq,
-				               .syndrome = NIC_SYN_RNR_RETRY_EXCEEDED };
-
-			nic_qp_send_control(qp, &nak);
-			qp->counters.naks_sent++;
-			nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
-			            "no receive posted within the RNR retry count");
+			nak(qp, qp->held_head->msg.seq, NIC_SYN_RNR_RETRY_EXCEEDED,
+			    "no receive posted within the RNR retry count");
 			return;
 		}
 		if (limit < *next_ns)

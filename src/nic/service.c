@@ -166,25 +166,23 @@ static enum spin_end spin(struct nic_worker *w)
 static uint64_t serve(struct nic_worker *w, bool peers)
 {
 	uint64_t next = UINT64_MAX;
+	enum spin_end end;
 	bool armed = false;
 
 	nic_lock(w);
 	atomic_store(&w->svc_asleep, false);
 	if (peers)
 		check_peers(w);
-	switch (spin(w)) {
-	case SPIN_BUSY: /* back at once, after the other workers */
-		nic_worker_flush_acks(w);
-		(void)nic_worker_timers(w, nic_now_ns());
-		nic_unlock(w);
-		return 0;
-	case SPIN_APP: /* not armed: the next look finds the application polling */
-		nic_worker_flush_acks(w);
+	end = spin(w); /* it flushed the ACKs of what it received */
+	if (end != SPIN_QUIET) {
+		/* Not armed: back at once, after the other workers, while traffic
+		 * goes on; else at the next look, which finds the application
+		 * polling. */
 		next = nic_worker_timers(w, nic_now_ns());
 		nic_unlock(w);
+		if (end == SPIN_BUSY)
+			return 0;
 		return next < nic_now_ns() + APP_CHECK_NS ? next : nic_now_ns() + APP_CHECK_NS;
-	case SPIN_QUIET:
-		break;
 	}
 	for (int attempt = 0; attempt < 16 && !armed; attempt++) {
 		while (xport_worker_progress(w->xport))

@@ -45,7 +45,7 @@ struct error_case {
 
 /* Reads before a bad request: each reads the first READ_LEN bytes of the
  * exported range into the initiator's memory after TARGET_LEN. */
-#define MAX_READS_BEFORE 16
+#define MAX_READS 16
 #define READ_LEN (EXPORTED_LEN / 2)
 
 static const struct error_case cases[] = {
@@ -81,7 +81,7 @@ static const struct error_case cases[] = {
 	 * so that nothing holds it back behind them at the target */
 	{ "err_write_perm_after_reads", BAD_WRITE,
 	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false,
-	  READ_LEN + 4096, DOCA_ERROR_NOT_PERMITTED, 0, MAX_READS_BEFORE },
+	  READ_LEN + 4096, DOCA_ERROR_NOT_PERMITTED, 0, MAX_READS },
 };
 
 /* A small TCP send buffer makes UCX queue the read responses, as load does,
@@ -183,60 +183,70 @@ static void forge(uint8_t *blob, size_t len, uint64_t new_len)
 		blob[12 + i] = (uint8_t)(crc >> (8 * i));
 }
 
-/* Reads the first READ_LEN bytes of the exported range c->reads_before
- * times, all in flight, into this side's memory after TARGET_LEN. */
-static void submit_reads(struct peer *p, const struct error_case *c, struct doca_task **tasks,
-                         struct doca_buf **bufs, struct result *r)
+/* Reads in flight from the start of the peer's exported range. */
+struct reads {
+	int n;
+	size_t len;
+	uint8_t *dst; /* read k lands at dst + k * len */
+	struct doca_task *tasks[MAX_READS];
+	struct doca_buf *bufs[2 * MAX_READS];
+	struct result r[MAX_READS];
+};
+
+static void submit_reads(struct peer *p, struct reads *rd, int n, size_t len, uint8_t *dst)
 {
-	for (int k = 0; k < c->reads_before; k++) {
+	*rd = (struct reads){ .n = n, .len = len, .dst = dst };
+	for (int k = 0; k < n; k++) {
 		struct doca_rdma_task_read *t;
 
 		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], p->remote_addr[0],
-		                                         READ_LEN, &bufs[2 * k]));
-		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap,
-		                                         p->mem + TARGET_LEN + k * READ_LEN,
-		                                         READ_LEN, &bufs[2 * k + 1]));
-		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], bufs[2 * k],
-		                                        bufs[2 * k + 1], result_data(&r[k]), &t));
-		tasks[k] = doca_rdma_task_read_as_task(t);
-		CHECK(doca_task_submit(tasks[k]));
+		                                         len, &rd->bufs[2 * k]));
+		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, dst + k * len, len,
+		                                         &rd->bufs[2 * k + 1]));
+		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], rd->bufs[2 * k],
+		                                        rd->bufs[2 * k + 1], result_data(&rd->r[k]),
+		                                        &t));
+		rd->tasks[k] = doca_rdma_task_read_as_task(t);
+		CHECK(doca_task_submit(rd->tasks[k]));
 	}
 }
 
-/* The reads succeeded before the bad request completed, with the target's bytes. */
-static void check_reads(struct peer *p, const struct error_case *c, struct doca_task **tasks,
-                        struct doca_buf **bufs, struct result *r, const struct result *bad)
+/* Waits for read k and frees it; true if it brought the target's bytes
+ * (the target holds the pattern of GUARD_SEED), false if it failed. */
+static bool finish_read(struct peer *p, struct reads *rd, int k)
 {
-	uint8_t *want;
+	bool ok;
 
-	if (c->reads_before == 0)
-		return;
-	want = malloc(TARGET_LEN);
-	EXPECT(want != NULL, "out of memory");
-	pattern_fill(want, TARGET_LEN, GUARD_SEED); /* what the target holds */
-	for (int k = 0; k < c->reads_before; k++) {
-		peer_wait(p, &r[k], WAIT_MS);
-		EXPECT(r[k].status == DOCA_SUCCESS, "read %d before the refused request: %s", k,
-		       doca_error_get_name(r[k].status));
-		EXPECT(r[k].order < bad->order, "read %d completed after the refused request", k);
-		EXPECT(memcmp(p->mem + TARGET_LEN + k * READ_LEN, want, READ_LEN) == 0,
-		       "read %d bytes", k);
-		doca_task_free(tasks[k]);
-		CHECK(doca_buf_dec_refcount(bufs[2 * k], NULL));
-		CHECK(doca_buf_dec_refcount(bufs[2 * k + 1], NULL));
+	peer_wait(p, &rd->r[k], WAIT_MS);
+	ok = rd->r[k].status == DOCA_SUCCESS;
+	EXPECT(!ok || pattern_check(rd->dst + k * rd->len, rd->len, GUARD_SEED) < 0,
+	       "read %d succeeded with the wrong bytes", k);
+	doca_task_free(rd->tasks[k]);
+	CHECK(doca_buf_dec_refcount(rd->bufs[2 * k], NULL));
+	CHECK(doca_buf_dec_refcount(rd->bufs[2 * k + 1], NULL));
+	return ok;
+}
+
+/* The reads succeeded before the bad request completed, with the target's bytes. */
+static void check_reads(struct peer *p, struct reads *rd, const struct result *bad)
+{
+	for (int k = 0; k < rd->n; k++) {
+		EXPECT(finish_read(p, rd, k), "read %d before the refused request: %s", k,
+		       doca_error_get_name(rd->r[k].status));
+		EXPECT(rd->r[k].order < bad->order, "read %d completed after the refused request",
+		       k);
 	}
-	free(want);
 }
 
 static void submit_bad(struct peer *p, const struct error_case *c, struct result *r)
 {
 	uint8_t *remote = (uint8_t *)p->remote_addr[0] + c->offset;
 	size_t len = c->len ? c->len : 4096;
-	struct doca_buf *local = NULL, *far = NULL, *read_bufs[2 * MAX_READS_BEFORE];
-	struct doca_task *task, *reads[MAX_READS_BEFORE];
-	struct result read_results[MAX_READS_BEFORE] = { 0 };
+	struct doca_buf *local = NULL, *far = NULL;
+	struct doca_task *task;
+	struct reads rd;
 
-	submit_reads(p, c, reads, read_bufs, read_results);
+	submit_reads(p, &rd, c->reads_before, READ_LEN, p->mem + TARGET_LEN);
 	switch (c->op) {
 	case BAD_WRITE: {
 		struct doca_rdma_task_write *t;
@@ -280,7 +290,7 @@ static void submit_bad(struct peer *p, const struct error_case *c, struct result
 	}
 	CHECK(doca_task_submit(task));
 	peer_wait(p, r, WAIT_MS);
-	check_reads(p, c, reads, read_bufs, read_results, r);
+	check_reads(p, &rd, r);
 	doca_task_free(task);
 	if (local)
 		CHECK(doca_buf_dec_refcount(local, NULL));
@@ -555,8 +565,7 @@ static void kill_initiator_client(struct peer *p)
  * a small TCP buffer holds the answers back: the target stops its context
  * with responses still leaving, and its connection is closed under them
  * (this freed the connection inside the close, then wrote to it). */
-#define LEAVING_READS 16
-#define LEAVING_LEN (64 * 1024)
+#define LEAVING_LEN (64 * 1024) /* MAX_READS of them */
 
 static void stop_during_reads_server(struct peer *p)
 {
@@ -572,9 +581,9 @@ static void stop_during_reads_server(struct peer *p)
 	pattern_fill(p->mem, TARGET_LEN, GUARD_SEED);
 	before = memory_crc(p->mem);
 	target_connect(p);
-	for (deadline = now_ms() + WAIT_MS; c.requests_served < LEAVING_READS;) {
+	for (deadline = now_ms() + WAIT_MS; c.requests_served < MAX_READS;) {
 		EXPECT(now_ms() < deadline, "%lu of %d reads served",
-		       (unsigned long)c.requests_served, LEAVING_READS);
+		       (unsigned long)c.requests_served, MAX_READS);
 		doca_pe_progress(p->pe);
 		CHECK(softdoca_rdma_connection_get_counters(p->conn[0], &c));
 	}
@@ -588,51 +597,25 @@ static void stop_during_reads_server(struct peer *p)
  * bounded time, and the context stops cleanly. */
 static void stop_during_reads_client(struct peer *p)
 {
-	struct doca_buf *bufs[2 * LEAVING_READS];
-	struct doca_task *tasks[LEAVING_READS];
-	struct result r[LEAVING_READS] = { 0 };
-	uint8_t *want = malloc(TARGET_LEN);
+	struct reads rd;
 	int ok = 0;
 
-	EXPECT(want != NULL, "out of memory");
-	pattern_fill(want, TARGET_LEN, GUARD_SEED);
 	setenv("UCX_TCP_SNDBUF", "64k", 1);
 	p->rdma_permissions = all_rdma;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, LEAVING_READS * (size_t)LEAVING_LEN, all_rdma);
+	peer_alloc_memory(p, MAX_READS * (size_t)LEAVING_LEN, all_rdma);
 	peer_create_rdma(p);
 	peer_start(p);
 	peer_connect(p, 0);
 	peer_exchange_mmap(p, 0);
-	for (int k = 0; k < LEAVING_READS; k++) {
-		struct doca_rdma_task_read *t;
-
-		CHECK(doca_buf_inventory_buf_get_by_data(p->inv, p->remote[0], p->remote_addr[0],
-		                                         LEAVING_LEN, &bufs[2 * k]));
-		CHECK(doca_buf_inventory_buf_get_by_addr(p->inv, p->mmap, p->mem + k * LEAVING_LEN,
-		                                         LEAVING_LEN, &bufs[2 * k + 1]));
-		CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], bufs[2 * k],
-		                                        bufs[2 * k + 1], result_data(&r[k]), &t));
-		tasks[k] = doca_rdma_task_read_as_task(t);
-		CHECK(doca_task_submit(tasks[k]));
-	}
+	submit_reads(p, &rd, MAX_READS, LEAVING_LEN, p->mem);
 	oob_expect(p->oob[0], "stopped", WAIT_MS); /* no progress calls meanwhile */
-	for (int k = 0; k < LEAVING_READS; k++) {
-		peer_wait(p, &r[k], WAIT_MS);
-		if (r[k].status == DOCA_SUCCESS) {
-			EXPECT(memcmp(p->mem + k * LEAVING_LEN, want, LEAVING_LEN) == 0,
-			       "read %d succeeded with the wrong bytes", k);
-			ok++;
-		}
-		doca_task_free(tasks[k]);
-		CHECK(doca_buf_dec_refcount(bufs[2 * k], NULL));
-		CHECK(doca_buf_dec_refcount(bufs[2 * k + 1], NULL));
-	}
-	printf("%d of %d reads completed before the target stopped\n", ok, LEAVING_READS);
+	for (int k = 0; k < MAX_READS; k++)
+		ok += finish_read(p, &rd, k);
+	printf("%d of %d reads completed before the target stopped\n", ok, MAX_READS);
 	/* A failed connection stopped the context; a peer that left with
 	 * nothing in flight did not fail it (as on RC). Either way: IDLE. */
 	peer_stop(p);
-	free(want);
 	oob_send_str(p->oob[0], "done");
 }
 

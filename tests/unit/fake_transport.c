@@ -241,15 +241,13 @@ unsigned int xport_worker_progress(struct xport_worker *worker)
 		if (!m)
 			return events;
 		rx.len = m->len;
-		if (rx.rndv) {
-			/* The payload stays here until received or released. */
-			rx.desc = m;
-			(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
-		} else {
+		if (rx.rndv)
+			rx.desc = m; /* the payload stays here until received or released */
+		else
 			rx.data = m->data;
-			(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
+		(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
+		if (!rx.rndv)
 			free(m); /* a kept rx holds its own copy (xport_rx_hold) */
-		}
 		events++;
 	}
 }

@@ -150,17 +150,23 @@ void *perf_oob_recv(int fd, size_t *len)
 	return data;
 }
 
-void perf_oob_wait(int fd)
+/* Whether a message is waiting, after up to timeout_ms (-1: until one is). */
+static bool oob_poll(int fd, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
 
-	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+	while ((n = poll(&p, 1, timeout_ms)) < 0 && errno == EINTR)
 		;
+	return n > 0;
+}
+
+void perf_oob_wait(int fd)
+{
+	(void)oob_poll(fd, -1);
 }
 
 bool perf_oob_readable(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, 0) > 0;
+	return oob_poll(fd, 0);
 }
