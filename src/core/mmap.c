@@ -6,8 +6,9 @@
  *
  * Life cycle: create -> set_memrange / set_permissions / add_dev -> start
  * (registers a memory key) -> buffers, export -> stop (revokes the key) ->
- * destroy. A remote mmap comes from doca_mmap_create_from_export() and is
- * usable at once; it only describes the peer's range.
+ * destroy. A remote mmap comes from doca_mmap_create_from_export() started:
+ * it only describes the peer's range, has no key of this process, and may be
+ * stopped before it is destroyed (DOCA programs' usual clean-up) or not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		        "doca_mmap_destroy: %u buffer(s) still point into the mmap; release them "
 		        "with doca_buf_dec_refcount first",
 		        bufs);
-	if (mmap->started)
+	if (mmap->started && !mmap->from_export)
 		release_key(mmap);
 	if (mmap->ever_started && mmap->free_cb)
 		mmap->free_cb(mmap->addr, mmap->len, mmap->free_opaque);
@@ -108,12 +109,14 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 	doca_error_t status;
 
 	SDOCA_CHECK_ARG(mmap);
-	if (mmap->from_export)
-		SDOCA_FAIL(
-		        DOCA_ERROR_NOT_PERMITTED,
-		        "doca_mmap_start: an mmap created from an export is usable without start");
 	if (mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_start: mmap is already started");
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_start: mmap is already started%s",
+		           mmap->from_export ? " (an mmap created from an export starts started)"
+		                             : "");
+	if (mmap->from_export) { /* stopped before: usable again */
+		mmap->started = true;
+		return DOCA_SUCCESS;
+	}
 	if (!mmap->range_set)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "doca_mmap_start: no memory range; call doca_mmap_set_memrange first");
@@ -130,23 +133,21 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 	return DOCA_SUCCESS;
 }
 
-/* Revokes the key at once: later remote accesses fail and touch nothing. */
+/* Revokes the key at once: later remote accesses fail and touch nothing. A
+ * remote mmap has no key here: stopping it only ends its use for buffers. */
 DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 {
 	uint32_t bufs;
 
 	SDOCA_CHECK_ARG(mmap);
-	if (mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_stop: an mmap created from an export cannot be stopped; "
-		           "destroy it");
 	if (!mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_stop: mmap is not started");
 	bufs = atomic_load(&mmap->num_bufs);
 	if (bufs > 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
 		           "doca_mmap_stop: %u buffer(s) still point into the mmap", bufs);
-	release_key(mmap);
+	if (!mmap->from_export)
+		release_key(mmap);
 	mmap->started = false;
 	return DOCA_SUCCESS;
 }
@@ -339,6 +340,7 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 		return DOCA_ERROR_NO_MEMORY;
 	*m = parsed;
 	m->from_export = true;
+	m->started = true;
 	m->range_set = true;
 	m->max_devs = 1;
 	m->import_dev = dev;

@@ -68,10 +68,10 @@ static inline bool sdoca_mmap_contains(const struct doca_mmap *mmap, const void 
 	return mmap->range_set && a >= start && len <= mmap->len && a - start <= mmap->len - len;
 }
 
-/* Local mmaps must be started; remote ones are usable once imported. */
+/* A local mmap once started; a remote one from its import until stopped. */
 static inline bool sdoca_mmap_is_usable(const struct doca_mmap *mmap)
 {
-	return mmap->started || mmap->from_export;
+	return mmap->started;
 }
 
 #endif /* SDOCA_CORE_MMAP_H_ */

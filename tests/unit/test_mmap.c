@@ -209,15 +209,73 @@ static void test_export_import(void **state)
 	assert_int_equal(flag, 1);
 	assert_doca_ok(doca_mmap_get_user_data(remote, &got));
 	assert_int_equal(got.u64, 7);
-	/* A remote mmap is usable as is and cannot be changed or re-exported. */
-	assert_doca_err(doca_mmap_start(remote), DOCA_ERROR_NOT_PERMITTED);
-	assert_doca_err(doca_mmap_stop(remote), DOCA_ERROR_NOT_PERMITTED);
+	/* A remote mmap starts started and cannot be changed or re-exported. */
+	assert_doca_err(doca_mmap_start(remote), DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_mmap_set_permissions(remote, 0), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_mmap_add_dev(remote, dev), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_mmap_export_rdma(remote, dev, &again, &again_len),
 	                DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_ok(doca_mmap_destroy(remote));
 	assert_doca_ok(doca_mmap_destroy(mmap));
+}
+
+/* The clean-up orders DOCA programs use for an imported mmap: stop then
+ * destroy (DOCA's RDMA samples), destroy while started, stop with buffers
+ * still out (refused), and start again after a stop. Destroying the import
+ * never touches the exporter's key, even in the same process. */
+static void test_remote_cleanup_orders(void **state)
+{
+	static char mem[256];
+	struct doca_mmap *mmap = started_mmap(
+	        mem, sizeof(mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE);
+	struct doca_buf_inventory *inv;
+	struct doca_mmap *remote;
+	struct doca_buf *buf;
+	const void *blob;
+	size_t blob_len;
+	uint32_t keys;
+
+	(void)state;
+	assert_doca_ok(doca_buf_inventory_create(4, &inv));
+	assert_doca_ok(doca_buf_inventory_start(inv));
+	assert_doca_ok(doca_mmap_export_rdma(mmap, dev, &blob, &blob_len));
+	keys = softdoca_num_memory_keys();
+
+	/* stop, then destroy */
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, dev, &remote));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_addr(inv, remote, mem, 16, &buf));
+	assert_doca_err(doca_mmap_stop(remote), DOCA_ERROR_NOT_PERMITTED); /* a buffer is out */
+	assert_doca_ok(doca_buf_dec_refcount(buf, NULL));
+	assert_doca_ok(doca_mmap_stop(remote));
+	assert_doca_err(doca_mmap_stop(remote), DOCA_ERROR_BAD_STATE);
+	assert_doca_err(doca_buf_inventory_buf_get_by_addr(inv, remote, mem, 16, &buf),
+	                DOCA_ERROR_BAD_STATE);
+	assert_doca_ok(doca_mmap_destroy(remote));
+	assert_int_equal(softdoca_num_memory_keys(), keys);
+
+	/* stop, start again, use, destroy while started */
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, dev, &remote));
+	assert_doca_ok(doca_mmap_stop(remote));
+	assert_doca_ok(doca_mmap_start(remote));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_addr(inv, remote, mem, 16, &buf));
+	assert_doca_ok(doca_buf_dec_refcount(buf, NULL));
+	assert_doca_ok(doca_mmap_destroy(remote));
+	assert_int_equal(softdoca_num_memory_keys(), keys);
+
+	/* The exporter's key still serves: a new import of the same blob works. */
+	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, dev, &remote));
+	assert_doca_ok(doca_mmap_destroy(remote));
+
+	/* A local mmap: stop then destroy, and destroy while started, both free
+	 * the key. */
+	assert_doca_ok(doca_mmap_stop(mmap));
+	assert_int_equal(softdoca_num_memory_keys(), keys - 1);
+	assert_doca_ok(doca_mmap_destroy(mmap));
+	mmap = started_mmap(mem, sizeof(mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	assert_int_equal(softdoca_num_memory_keys(), keys);
+	assert_doca_ok(doca_mmap_destroy(mmap));
+	assert_int_equal(softdoca_num_memory_keys(), keys - 1);
+	assert_doca_ok(doca_buf_inventory_destroy(inv));
 }
 
 static void test_export_preconditions(void **state)
@@ -345,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_free_callback),
 		cmocka_unit_test(test_destroy_with_buffers),
 		cmocka_unit_test(test_export_import),
+		cmocka_unit_test(test_remote_cleanup_orders),
 		cmocka_unit_test(test_export_preconditions),
 		cmocka_unit_test(test_bad_blobs),
 		cmocka_unit_test(test_stop_invalidates_export),
