@@ -293,6 +293,16 @@ void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	if (!wqe || qp->state != NIC_QP_RTS)
 		return;
 	allowance_ms = qp->attr.timeout_ms + wqe->length / SLOWEST_BYTES_PER_MS;
+	/* A peer that has not connected its side yet is not ready, as one
+	 * without a receive is (RNR): with the default retry count (7, forever)
+	 * the request waits for it while it lives; a finite count adds its
+	 * retries. The responder refuses what waited longer (nic_resp_connected),
+	 * so both sides agree on whether the request happened. */
+	if (!qp->peer_up) {
+		if (qp->attr.rnr_retry == NIC_RNR_INFINITE)
+			return;
+		allowance_ms += (uint64_t)(qp->attr.rnr_retry + 1) * NIC_RNR_TIMER_NS / 1000000u;
+	}
 	deadline = qp->last_heard_ns + allowance_ms * 1000000u;
 	if (now_ns < deadline) {
 		if (deadline < *next_ns)

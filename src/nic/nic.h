@@ -37,6 +37,7 @@
 #define NIC_MAX_SGE 16
 #define NIC_MAX_QUEUE 32768
 #define NIC_RNR_INFINITE 7
+#define NIC_RNR_TIMER_NS 10000000u /* one RNR retry period: 10 ms */
 
 #if defined(__x86_64__) || defined(__i386__)
 #define nic_cpu_relax() __builtin_ia32_pause()
@@ -181,6 +182,12 @@ struct nic_qp {
 	bool nak_pending;
 	uint32_t nak_seq;
 	uint64_t last_heard_ns;
+	/* The peer has connected its side (its first message came): until then
+	 * requests wait for it as for a receive (RNR), not for a timeout. */
+	bool peer_up;
+	/* The transport reported the peer gone: acted on once every message the
+	 * peer sent before has been read (nic_worker_settle_losses). */
+	bool lost_pending;
 	/* Heard from the peer (or a request started waiting) since the last timer
 	 * look, which then sets last_heard_ns: no clock read per message. The
 	 * timeout may so start up to one look (~1 ms) late, never early. */
@@ -215,6 +222,7 @@ struct nic_qp {
 	struct nic_qp *next_waiter;
 	uint64_t rnr_since_ns;
 	uint64_t rnr_notice_ns;
+	uint64_t unconnected_since_ns; /* requests held before connect since then */
 	struct softdoca_rdma_counters counters;
 	/* life */
 	uint32_t outstanding; /* responder transport operations referring to the QP */
@@ -247,6 +255,7 @@ struct nic_worker {
 	/* The service thread sleeps until the transport wakes it (no 1 ms look):
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
+	bool losses_pending; /* a QP has lost_pending set */
 	struct nic_worker *next;
 };
 
@@ -265,6 +274,10 @@ void nic_worker_flush_acks(struct nic_worker *worker);
 void nic_worker_list_acks(struct nic_qp *qp);
 /* The QP has neither any more: off the flush list if that is cheap (lock held). */
 void nic_worker_unlist_acks(struct nic_qp *qp);
+/* Reads every message that has arrived, then acts on peers the transport
+ * reported gone and (peers true) on same-host peers whose process exited:
+ * a peer's death counts only after what it sent before dying (lock held). */
+void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
 /* The QP with this wire id and token, or NULL (lock held). */
 struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
 
@@ -346,6 +359,9 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe);
 bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* Executes held requests that can run now (after connect, a receive, a landing). */
 void nic_resp_drain(struct nic_qp *qp);
+/* The QP just connected: runs what arrived before, or refuses it when the
+ * requester has given up on it meanwhile. */
+void nic_resp_connected(struct nic_qp *qp);
 void nic_resp_drop_held(struct nic_qp *qp);
 void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* Gives up the responder's transport operations (peer lost or hung). */

@@ -165,10 +165,17 @@ doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
 	return DOCA_SUCCESS;
 }
 
+/* Called inside the transport's progress, maybe before the peer's last
+ * messages were read: the loss waits for nic_worker_settle_losses(). */
 static void on_ep_error(void *arg, doca_error_t status)
 {
+	struct nic_qp *qp = arg;
+
 	(void)status;
-	nic_qp_peer_lost(arg, "the transport lost it");
+	qp->lost_pending = true;
+	qp->worker->losses_pending = true;
+	if (atomic_load(&qp->worker->svc_asleep) && atomic_exchange(&qp->worker->svc_asleep, false))
+		nic_service_kick();
 }
 
 static bool same_host(const uint8_t *info)
@@ -214,7 +221,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 	/* The first message sets the transport lanes up (tens of ms in UCX), so
 	 * the first real request does not pay for it. */
 	nic_qp_send_control(qp, &hello);
-	nic_resp_drain(qp);
+	nic_resp_connected(qp);
 	nic_unlock(w);
 	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer_wire_id,
 	          qp->peer_pid, local ? "this host" : "another host");
@@ -236,6 +243,7 @@ static void control_sent(void *arg, doca_error_t status)
 void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 {
 	struct nic_msg out = *m;
+	uint8_t hdr[NIC_WIRE_MAX_HDR];
 	struct control *c;
 	size_t len;
 
@@ -243,12 +251,16 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 		return;
 	if (m->opcode != NIC_OP_ACK)
 		nic_resp_flush_ack(qp); /* answers and goodbyes leave in sequence order */
+	out.qp = qp->peer_wire_id;
+	out.token = qp->peer_token;
+	len = nic_wire_encode(&out, hdr);
+	/* Mostly the transport takes it at once: no copy to keep. */
+	if (xport_send_now(qp->ep, hdr, len) != DOCA_ERROR_AGAIN)
+		return;
 	c = malloc(sizeof(*c));
 	if (!c)
 		return;
-	out.qp = qp->peer_wire_id;
-	out.token = qp->peer_token;
-	len = nic_wire_encode(&out, c->hdr);
+	memcpy(c->hdr, hdr, len);
 	if (xport_send(qp->ep, c->hdr, len, NULL, 0, control_sent, c, NULL) !=
 	    DOCA_ERROR_IN_PROGRESS)
 		free(c);

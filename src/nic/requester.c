@@ -86,6 +86,10 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	size_t hdr_len;
 
 	nic_lock(w);
+	/* The transport lost the peer, not yet acted on: first what the peer
+	 * sent before, then the loss, then this request (flushed behind). */
+	if (SDOCA_UNLIKELY(qp->lost_pending))
+		nic_worker_settle_losses(w, false);
 	status = check_state(qp);
 	if (status != DOCA_SUCCESS) {
 		nic_unlock(w);

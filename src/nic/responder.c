@@ -42,7 +42,6 @@
 SDOCA_LOG_MODULE(responder);
 
 #define MAX_HELD 65536
-#define RNR_TIMER_NS 10000000u   /* one RNR retry period: 10 ms */
 #define RNR_NOTICE_NS 100000000u /* "still waiting" to the requester every 100 ms */
 /* Read responses leaving at once per connection: up to MIN_READS_LEAVING of
  * any size, more only within MAX_READ_BYTES_LEAVING; later reads wait. UCX's
@@ -285,12 +284,19 @@ static void landed(struct nic_qp *qp, const struct nic_msg *m, const struct sdoc
 {
 	if (held_key)
 		sdoca_keys_release(held_key);
+	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS) {
+		nic_resp_defer_ack(qp, m->seq);
+		/* As on RC, where the NIC acknowledges before the completion is
+		 * polled: the ACK of what a receive consumed is on its way before
+		 * the application can see the receive (it may stop and exit in
+		 * its callback). A write's ACK may wait for a request to ride on. */
+		if (recv)
+			nic_resp_flush_ack(qp);
+	}
 	if (recv)
 		finish_recv(qp, recv, m,
 		            status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED);
-	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS)
-		nic_resp_defer_ack(qp, m->seq);
-	else if (status != DOCA_SUCCESS)
+	if (status != DOCA_SUCCESS)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, "a payload did not arrive");
 }
 
@@ -792,8 +798,14 @@ static SDOCA_ALWAYS_INLINE bool accept(struct nic_qp *qp, const struct nic_msg *
                                        struct xport_rx *rx)
 {
 	qp->expected_seq++;
-	/* In order: behind held requests, a landing payload, or before connect. */
-	if (qp->state == NIC_QP_INIT || qp->held_head || must_wait(qp, m, rx))
+	/* Before connect: kept for it, waiting as for a receive (RNR). */
+	if (SDOCA_UNLIKELY(qp->state == NIC_QP_INIT)) {
+		if (!qp->unconnected_since_ns)
+			qp->unconnected_since_ns = nic_now_ns();
+		return hold(qp, m, rx, false);
+	}
+	/* In order: behind held requests or a landing payload. */
+	if (qp->held_head || must_wait(qp, m, rx))
 		return hold(qp, m, rx, false);
 	if (run(qp, m, rx) != STEP_WAIT_RECV)
 		return false;
@@ -878,6 +890,22 @@ static void drop_list(struct nic_qp *qp, struct nic_held **list)
 	}
 }
 
+void nic_resp_connected(struct nic_qp *qp)
+{
+	uint64_t waited = qp->unconnected_since_ns ? nic_now_ns() - qp->unconnected_since_ns : 0;
+
+	qp->unconnected_since_ns = 0;
+	/* The requester gave up on requests that waited longer than its RNR
+	 * retries allow (completer.c): they are refused, never executed late. */
+	if (qp->held_head && qp->peer_rnr_retry != NIC_RNR_INFINITE &&
+	    waited >= (uint64_t)(qp->peer_rnr_retry + 1) * NIC_RNR_TIMER_NS) {
+		nak(qp, qp->held_head->msg.seq, NIC_SYN_RNR_RETRY_EXCEEDED,
+		    "requests waited for this side to connect longer than the RNR retry count");
+		return;
+	}
+	nic_resp_drain(qp);
+}
+
 void nic_resp_drop_held(struct nic_qp *qp)
 {
 	drop_list(qp, &qp->held_head);
@@ -893,7 +921,7 @@ void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	if (!qp->waiting_recv || !qp->held_head || qp->state != NIC_QP_RTS)
 		return;
 	if (qp->peer_rnr_retry != NIC_RNR_INFINITE) {
-		limit = qp->rnr_since_ns + (uint64_t)(qp->peer_rnr_retry + 1) * RNR_TIMER_NS;
+		limit = qp->rnr_since_ns + (uint64_t)(qp->peer_rnr_retry + 1) * NIC_RNR_TIMER_NS;
 		if (now_ns >= limit) {
 			nak(qp, qp->held_head->msg.seq, NIC_SYN_RNR_RETRY_EXCEEDED,
 			    "no receive posted within the RNR retry count");

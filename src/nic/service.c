@@ -90,22 +90,6 @@ void nic_service_kick(void)
 		SDOCA_WARN("service thread wake-up failed: %s", strerror(errno));
 }
 
-/* Watches for peers that died: any pidfd firing makes the thread check the
- * QPs of every worker (rare, and no pointer sits in epoll to go stale). */
-static void check_peers(struct nic_worker *w)
-{
-	for (uint32_t i = 0; i < w->num_qp_slots; i++) {
-		struct nic_qp *qp = w->qps[i];
-		struct pollfd p;
-
-		if (!qp || qp->pidfd < 0)
-			continue;
-		p = (struct pollfd){ .fd = qp->pidfd, .events = POLLIN };
-		if (poll(&p, 1, 0) == 1)
-			nic_qp_peer_lost(qp, "its process exited");
-	}
-}
-
 enum spin_end {
 	SPIN_QUIET, /* no message for SPIN_NS (or none at all): time to sleep */
 	SPIN_BUSY,  /* messages still coming after SPIN_MAX_NS */
@@ -171,8 +155,8 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 
 	nic_lock(w);
 	atomic_store(&w->svc_asleep, false);
-	if (peers)
-		check_peers(w);
+	if (peers || w->losses_pending)
+		nic_worker_settle_losses(w, peers);
 	end = spin(w); /* it flushed the ACKs of what it received */
 	if (end != SPIN_QUIET) {
 		/* Not armed: back at once, after the other workers, while traffic
@@ -210,8 +194,8 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 	atomic_store(&w->svc_asleep, false);
 	if (!nic_trylock(w))
 		return next;
-	if (peers)
-		check_peers(w);
+	if (peers || w->losses_pending)
+		nic_worker_settle_losses(w, peers);
 	nic_worker_flush_acks(w); /* the application may have stopped progressing */
 	uint64_t timers = nic_worker_timers(w, nic_now_ns());
 

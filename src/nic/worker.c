@@ -9,6 +9,7 @@
  * Arriving messages are decoded here and handed to the responder (requests)
  * or the completer (answers) of their QP.
  */
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -110,6 +111,7 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		return false;
 	}
 	qp->heard = true;
+	qp->peer_up = true;
 	if (nic_op_is_request(m.opcode)) {
 		/* A piggybacked ACK is applied after this side's next request leaves
 		 * (or at the next progress): what the peer asks for first, as a NIC
@@ -221,6 +223,35 @@ void nic_worker_put(struct nic_worker *worker)
 	free(worker);
 }
 
+/* Whether a same-host peer's process has exited (its pidfd is readable). */
+static bool peer_exited(const struct nic_qp *qp)
+{
+	struct pollfd p = { .fd = qp->pidfd, .events = POLLIN };
+
+	return qp->pidfd >= 0 && poll(&p, 1, 0) == 1;
+}
+
+void nic_worker_settle_losses(struct nic_worker *w, bool peers)
+{
+	/* A pidfd fires or the transport fails the endpoint possibly before the
+	 * peer's last messages (an ACK, its goodbye) were read: read them first. */
+	while (xport_worker_progress(w->xport))
+		;
+	w->losses_pending = false;
+	for (uint32_t i = 0; i < w->num_qp_slots; i++) {
+		struct nic_qp *qp = w->qps[i];
+
+		if (!qp)
+			continue;
+		if (qp->lost_pending) {
+			qp->lost_pending = false;
+			nic_qp_peer_lost(qp, "the transport lost it");
+		} else if (peers && peer_exited(qp)) {
+			nic_qp_peer_lost(qp, "its process exited");
+		}
+	}
+}
+
 bool nic_worker_progress(struct nic_worker *worker)
 {
 	/* A plain increment, not a locked one: it only tells the service thread
@@ -252,6 +283,8 @@ bool nic_worker_progress(struct nic_worker *worker)
 	 * trylock can keep failing: a polling application runs them too. */
 	if (polls % APP_TIMER_POLLS == 0)
 		nic_worker_timers(worker, nic_now_ns());
+	if (SDOCA_UNLIKELY(worker->losses_pending))
+		nic_worker_settle_losses(worker, false);
 	nic_unlock(worker);
 	return events > 0;
 }

@@ -571,6 +571,27 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	             done, arg, op, "send");
 }
 
+doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
+{
+	ucp_request_param_t param;
+	ucs_status_ptr_t request;
+
+	if (ep->failed)
+		return DOCA_ERROR_CONNECTION_RESET;
+	param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_DATATYPE;
+	param.datatype = ucp_dt_make_contig(1);
+	request = ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, NULL, 0, &param);
+	if (request == NULL)
+		return DOCA_SUCCESS;
+	if (UCS_PTR_IS_ERR(request) && UCS_PTR_STATUS(request) == UCS_ERR_NO_RESOURCE)
+		return DOCA_ERROR_AGAIN;
+	if (UCS_PTR_IS_PTR(request)) { /* not expected with FORCE_IMM_CMPL: it is on its way */
+		ucp_request_free(request);
+		return DOCA_SUCCESS;
+	}
+	return from_ucs(UCS_PTR_STATUS(request));
+}
+
 static void copy_to_iov(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
 {
 	if (iovcnt == 1) { /* the common small write: iov[0] is exactly len bytes */

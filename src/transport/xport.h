@@ -100,6 +100,11 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
                         const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
                         struct xport_op **op);
 
+/* Sends a header-only message if the transport takes it at once, so that
+ * hdr need not outlive the call: DOCA_SUCCESS, or DOCA_ERROR_AGAIN when it
+ * would have to be queued (nothing was sent; use xport_send). */
+doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len);
+
 /* Places a payload into iov (exactly rx->len bytes in total): copies an eager
  * payload, or receives a rendezvous payload straight into the buffers. Same
  * return convention as xport_send. Consumes rx. */

@@ -51,6 +51,9 @@ struct result {
 	bool done;
 	doca_error_t status;
 	int order; /* completion rank among all tasks of this process */
+	/* The callback frees the task and stops the context, as DOCA samples
+	 * do when their last task completes. */
+	bool stop_ctx;
 };
 
 struct peer {
@@ -76,6 +79,7 @@ struct peer {
 	uint8_t rnr_retry;
 	uint16_t max_conns;
 	uint32_t num_tasks;
+	int rounds; /* --rounds N: repetitions, for scenarios that repeat */
 };
 
 /* --- out-of-band channel (peer_oob.c) --- */
@@ -103,6 +107,9 @@ void peer_exchange_mmap(struct peer *p, int i);
 void peer_wait(struct peer *p, struct result *r, int timeout_ms);
 void peer_wait_state(struct peer *p, enum doca_ctx_states state, int timeout_ms);
 void peer_stop(struct peer *p);
+/* Destroys the context, PE and memory (not the device): a new round may
+ * prepare them again. */
+void peer_release(struct peer *p);
 void peer_close(struct peer *p);
 struct doca_buf *peer_buf(struct peer *p, struct doca_mmap *mmap, void *addr, size_t len,
                           size_t data_len);
@@ -113,6 +120,51 @@ void pattern_fill(void *buf, size_t len, uint32_t seed);
 /* Index of the first byte that differs from the pattern, or -1. */
 long pattern_check(const void *buf, size_t len, uint32_t seed);
 
+/* --- shared scenario helpers (peer_helpers.c) --- */
+#define MiB (1024u * 1024u)
+#define WAIT_MS 60000
+
+/* Every remote access, for contexts and memory that allow it all. */
+#define ALL_RDMA                                                          \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | \
+	 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+struct posted_recv {
+	struct doca_rdma_task_receive *task;
+	struct result r;
+	struct doca_buf *buf;
+};
+
+void server_prepare(struct peer *p, size_t mem_len, uint32_t mmap_access);
+void client_prepare(struct peer *p, size_t mem_len);
+/* Connection then mmap, in the order DOCA samples use. */
+void handshake(struct peer *p, int i);
+/* The remote buffer at offset off of the server's exported range. */
+struct doca_buf *remote_buf(struct peer *p, size_t off, size_t len, size_t data_len);
+struct doca_buf *local_buf(struct peer *p, size_t off, size_t len, size_t data_len);
+void put(struct doca_buf *b);
+void expect_status(struct result *r, doca_error_t want, const char *what);
+/* Progresses until the peer sends the next message; returns it. */
+char *wait_message(struct peer *p, int i);
+void report(struct peer *p, int i, const char *verdict);
+void expect_ok_from_peer(struct peer *p, int i);
+void do_write(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r);
+void do_read(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r,
+             uint32_t *len);
+void do_send(struct peer *p, struct doca_buf *src, bool imm, doca_be32_t value, struct result *r);
+void do_write_imm(struct peer *p, struct doca_buf *src, struct doca_buf *dst, doca_be32_t value,
+                  struct result *r);
+uint64_t do_fetch_add(struct peer *p, size_t off, uint64_t add, struct result *r);
+uint64_t do_cmp_swp(struct peer *p, size_t off, uint64_t cmp, uint64_t swap, struct result *r);
+void post_recv(struct peer *p, struct posted_recv *pr, struct doca_buf *buf);
+void check_recv(struct posted_recv *pr, enum doca_rdma_opcode opcode, uint32_t len, bool imm,
+                doca_be32_t value, const char *what);
+void free_recv(struct posted_recv *pr);
+/* Target memory that a peer's atomics change is read with an atomic load,
+ * as a program on real hardware would (volatile or atomic), never a plain read. */
+uint64_t mem_u64(const struct peer *p, size_t off);
+void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what);
+
 /* --- scenarios (peer_scenarios.c) --- */
 struct scenario {
 	const char *name;
@@ -121,6 +173,7 @@ struct scenario {
 };
 extern const struct scenario scenarios[];
 extern const struct scenario failure_scenarios[];
+extern const struct scenario arrival_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

@@ -16,17 +16,11 @@
 
 #include "peer.h"
 
-#define WAIT_MS 60000
-#define MiB (1024u * 1024u)
-
 /* Target memory: the exported range is the first half; the second half is
  * a guard that a forged range reaches into. Both halves are checked. */
 #define TARGET_LEN (64 * 1024)
 #define EXPORTED_LEN (32 * 1024)
 #define GUARD_SEED 90
-
-static const uint32_t all_rdma = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-                                 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 
 enum bad_op { BAD_WRITE, BAD_READ, BAD_ATOMIC, BAD_SEND };
 
@@ -49,38 +43,38 @@ struct error_case {
 #define READ_LEN (EXPORTED_LEN / 2)
 
 static const struct error_case cases[] = {
-	{ "err_write_range", BAD_WRITE, all_rdma, all_rdma, true, false, 36 * 1024,
+	{ "err_write_range", BAD_WRITE, ALL_RDMA, ALL_RDMA, true, false, 36 * 1024,
 	  DOCA_ERROR_NOT_PERMITTED, 0, 0 },
 	/* a rendezvous payload (over shm and TCP), which the target drops */
-	{ "err_write_range_large", BAD_WRITE, all_rdma, all_rdma, true, false, 36 * 1024,
+	{ "err_write_range_large", BAD_WRITE, ALL_RDMA, ALL_RDMA, true, false, 36 * 1024,
 	  DOCA_ERROR_NOT_PERMITTED, 28 * 1024, 0 },
-	{ "err_read_range", BAD_READ, all_rdma, all_rdma, true, false, 36 * 1024,
+	{ "err_read_range", BAD_READ, ALL_RDMA, ALL_RDMA, true, false, 36 * 1024,
 	  DOCA_ERROR_NOT_PERMITTED, 0, 0 },
-	{ "err_atomic_range", BAD_ATOMIC, all_rdma, all_rdma, true, false, 40 * 1024,
+	{ "err_atomic_range", BAD_ATOMIC, ALL_RDMA, ALL_RDMA, true, false, 40 * 1024,
 	  DOCA_ERROR_NOT_PERMITTED, 0, 0 },
 	{ "err_write_perm", BAD_WRITE,
-	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false, 0,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, ALL_RDMA, false, false, 0,
 	  DOCA_ERROR_NOT_PERMITTED, 0, 0 },
 	{ "err_read_perm", BAD_READ,
-	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE, all_rdma, false, false,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE, ALL_RDMA, false, false,
 	  0, DOCA_ERROR_NOT_PERMITTED, 0, 0 },
 	{ "err_atomic_perm", BAD_ATOMIC,
 	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
 	          DOCA_ACCESS_FLAG_RDMA_WRITE,
-	  all_rdma, false, false, 0, DOCA_ERROR_NOT_PERMITTED, 0, 0 },
-	{ "err_ctx_perm", BAD_WRITE, all_rdma, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, false, false, 0,
+	  ALL_RDMA, false, false, 0, DOCA_ERROR_NOT_PERMITTED, 0, 0 },
+	{ "err_ctx_perm", BAD_WRITE, ALL_RDMA, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, false, false, 0,
 	  DOCA_ERROR_NOT_PERMITTED, 0, 0 },
-	{ "err_destroyed", BAD_WRITE, all_rdma, all_rdma, false, true, 0, DOCA_ERROR_NOT_PERMITTED,
+	{ "err_destroyed", BAD_WRITE, ALL_RDMA, ALL_RDMA, false, true, 0, DOCA_ERROR_NOT_PERMITTED,
 	  0, 0 },
-	{ "err_misaligned", BAD_ATOMIC, all_rdma, all_rdma, false, false, 4,
+	{ "err_misaligned", BAD_ATOMIC, ALL_RDMA, ALL_RDMA, false, false, 4,
 	  DOCA_ERROR_INVALID_VALUE, 0, 0 },
-	{ "err_too_long", BAD_SEND, all_rdma, all_rdma, false, false, 0, DOCA_ERROR_INVALID_VALUE,
+	{ "err_too_long", BAD_SEND, ALL_RDMA, ALL_RDMA, false, false, 0, DOCA_ERROR_INVALID_VALUE,
 	  0, 0 },
 	/* as on RC, the reads before the refused write still succeed, with their
 	 * bytes, and complete first; the write is aimed past the bytes they read,
 	 * so that nothing holds it back behind them at the target */
 	{ "err_write_perm_after_reads", BAD_WRITE,
-	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, all_rdma, false, false,
+	  DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ, ALL_RDMA, false, false,
 	  READ_LEN + 4096, DOCA_ERROR_NOT_PERMITTED, 0, MAX_READS },
 };
 
@@ -131,7 +125,7 @@ static void error_server(struct peer *p)
 	p->rdma_permissions = c->rdma_access;
 	p->rnr_retry = 7;
 	queue_read_responses(c);
-	peer_alloc_memory(p, TARGET_LEN, all_rdma);
+	peer_alloc_memory(p, TARGET_LEN, ALL_RDMA);
 	/* the exported mmap covers the first half only, with this case's rights */
 	CHECK(doca_mmap_destroy(p->mmap));
 	CHECK(doca_mmap_create(&p->mmap));
@@ -305,10 +299,10 @@ static void error_client(struct peer *p)
 	size_t len;
 	uint8_t *blob;
 
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
 	queue_read_responses(c);
-	peer_alloc_memory(p, TARGET_LEN + (size_t)c->reads_before * READ_LEN, all_rdma);
+	peer_alloc_memory(p, TARGET_LEN + (size_t)c->reads_before * READ_LEN, ALL_RDMA);
 	peer_create_rdma(p);
 	peer_start(p);
 	peer_connect(p, 0);
@@ -428,9 +422,9 @@ static void doomed_target(struct peer *p, int sig)
 {
 	size_t len;
 
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, STREAM_WINDOW * MiB, all_rdma);
+	peer_alloc_memory(p, STREAM_WINDOW * MiB, ALL_RDMA);
 	target_connect(p);
 	free(oob_recv(p->oob[0], &len, WAIT_MS));
 	raise(sig);
@@ -443,9 +437,9 @@ static void survivor_client(struct peer *p, const char *word, uint64_t bound_ms,
 	doca_error_t first_error;
 	uint64_t ms;
 
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, STREAM_WINDOW * MiB, all_rdma);
+	peer_alloc_memory(p, STREAM_WINDOW * MiB, ALL_RDMA);
 	peer_create_rdma(p);
 	peer_start(p);
 	peer_connect(p, 0);
@@ -497,9 +491,9 @@ static void kill_initiator_server(struct peer *p)
 	size_t len;
 	int failed = 0;
 
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, MiB, all_rdma);
+	peer_alloc_memory(p, MiB, ALL_RDMA);
 	target_connect(p);
 	buf = peer_buf(p, p->mmap, p->mem, MiB, 0);
 	for (int i = 0; i < 64; i++) {
@@ -535,9 +529,9 @@ static void kill_initiator_client(struct peer *p)
 	struct doca_buf *src;
 	struct result r;
 
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, MiB, all_rdma);
+	peer_alloc_memory(p, MiB, ALL_RDMA);
 	peer_create_rdma(p);
 	peer_start(p);
 	peer_connect(p, 0);
@@ -575,9 +569,9 @@ static void stop_during_reads_server(struct peer *p)
 	size_t len;
 
 	setenv("UCX_TCP_SNDBUF", "64k", 1);
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, TARGET_LEN, all_rdma);
+	peer_alloc_memory(p, TARGET_LEN, ALL_RDMA);
 	pattern_fill(p->mem, TARGET_LEN, GUARD_SEED);
 	before = memory_crc(p->mem);
 	target_connect(p);
@@ -601,9 +595,9 @@ static void stop_during_reads_client(struct peer *p)
 	int ok = 0;
 
 	setenv("UCX_TCP_SNDBUF", "64k", 1);
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, MAX_READS * (size_t)LEAVING_LEN, all_rdma);
+	peer_alloc_memory(p, MAX_READS * (size_t)LEAVING_LEN, ALL_RDMA);
 	peer_create_rdma(p);
 	peer_start(p);
 	peer_connect(p, 0);

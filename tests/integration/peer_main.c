@@ -19,6 +19,9 @@ static const struct scenario *find(const char *name)
 	for (const struct scenario *s = scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
+	for (const struct scenario *s = arrival_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
 	for (const struct scenario *s = failure_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0) {
 			failure_select(name);
@@ -49,6 +52,8 @@ int main(int argc, char **argv)
 			host = argv[i + 1];
 		else if (strcmp(argv[i], "--port") == 0)
 			port = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--rounds") == 0)
+			p.rounds = atoi(argv[i + 1]);
 	}
 	doca_log_backend_create_standard();
 	peer_open(&p, iface);

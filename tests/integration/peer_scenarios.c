@@ -17,230 +17,6 @@
 
 #include "peer.h"
 
-#define MiB (1024u * 1024u)
-#define WAIT_MS 60000
-
-static const uint32_t all_rdma = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
-                                 DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
-
-/* ------------------------------------------------------------------ */
-/* helpers                                                              */
-/* ------------------------------------------------------------------ */
-
-static void server_prepare(struct peer *p, size_t mem_len, uint32_t mmap_access)
-{
-	p->rdma_permissions = p->rdma_permissions ? p->rdma_permissions : all_rdma;
-	p->rnr_retry = 7;
-	peer_alloc_memory(p, mem_len, mmap_access);
-	peer_create_rdma(p);
-	peer_start(p);
-}
-
-static void client_prepare(struct peer *p, size_t mem_len)
-{
-	p->rdma_permissions = all_rdma;
-	if (p->rnr_retry == 0)
-		p->rnr_retry = 7;
-	peer_alloc_memory(p, mem_len, all_rdma);
-	peer_create_rdma(p);
-	peer_start(p);
-}
-
-/* Connection then mmap, in the order DOCA samples use. */
-static void handshake(struct peer *p, int i)
-{
-	peer_connect(p, i);
-	peer_exchange_mmap(p, i);
-}
-
-/* The remote buffer at offset off of the server's exported range. */
-static struct doca_buf *remote_buf(struct peer *p, size_t off, size_t len, size_t data_len)
-{
-	return peer_buf(p, p->remote[0], (uint8_t *)p->remote_addr[0] + off, len, data_len);
-}
-
-static struct doca_buf *local_buf(struct peer *p, size_t off, size_t len, size_t data_len)
-{
-	return peer_buf(p, p->mmap, p->mem + off, len, data_len);
-}
-
-static void put(struct doca_buf *b)
-{
-	if (b)
-		CHECK(doca_buf_dec_refcount(b, NULL));
-}
-
-static void expect_status(struct result *r, doca_error_t want, const char *what)
-{
-	EXPECT(r->status == want, "%s: status %s, expected %s", what,
-	       doca_error_get_name(r->status), doca_error_get_name(want));
-}
-
-/* Progresses until the peer sends the next message; returns it. */
-static char *wait_message(struct peer *p, int i)
-{
-	uint64_t deadline = now_ms() + WAIT_MS;
-	size_t len;
-
-	while (!oob_ready(p->oob[i])) {
-		EXPECT(now_ms() < deadline, "peer silent for %d ms", WAIT_MS);
-		doca_pe_progress(p->pe);
-	}
-	return oob_recv(p->oob[i], &len, WAIT_MS);
-}
-
-static void report(struct peer *p, int i, const char *verdict)
-{
-	oob_send_str(p->oob[i], verdict);
-}
-
-static void expect_ok_from_peer(struct peer *p, int i)
-{
-	char *verdict = wait_message(p, i);
-
-	EXPECT(strcmp(verdict, "OK") == 0, "the peer reported: %s", verdict);
-	free(verdict);
-}
-
-static void do_write(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r)
-{
-	struct doca_rdma_task_write *t;
-
-	CHECK(doca_rdma_task_write_allocate_init(p->rdma, p->conn[0], src, dst, result_data(r),
-	                                         &t));
-	CHECK(doca_task_submit(doca_rdma_task_write_as_task(t)));
-	peer_wait(p, r, WAIT_MS);
-	doca_task_free(doca_rdma_task_write_as_task(t));
-}
-
-static void do_read(struct peer *p, struct doca_buf *src, struct doca_buf *dst, struct result *r,
-                    uint32_t *len)
-{
-	struct doca_rdma_task_read *t;
-
-	CHECK(doca_rdma_task_read_allocate_init(p->rdma, p->conn[0], src, dst, result_data(r), &t));
-	CHECK(doca_task_submit(doca_rdma_task_read_as_task(t)));
-	peer_wait(p, r, WAIT_MS);
-	*len = doca_rdma_task_read_get_result_len(t);
-	doca_task_free(doca_rdma_task_read_as_task(t));
-}
-
-static void do_send(struct peer *p, struct doca_buf *src, bool imm, doca_be32_t value,
-                    struct result *r)
-{
-	if (imm) {
-		struct doca_rdma_task_send_imm *t;
-
-		CHECK(doca_rdma_task_send_imm_allocate_init(p->rdma, p->conn[0], src, value,
-		                                            result_data(r), &t));
-		CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(t)));
-		peer_wait(p, r, WAIT_MS);
-		doca_task_free(doca_rdma_task_send_imm_as_task(t));
-	} else {
-		struct doca_rdma_task_send *t;
-
-		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], src, result_data(r),
-		                                        &t));
-		CHECK(doca_task_submit(doca_rdma_task_send_as_task(t)));
-		peer_wait(p, r, WAIT_MS);
-		doca_task_free(doca_rdma_task_send_as_task(t));
-	}
-}
-
-static void do_write_imm(struct peer *p, struct doca_buf *src, struct doca_buf *dst,
-                         doca_be32_t value, struct result *r)
-{
-	struct doca_rdma_task_write_imm *t;
-
-	CHECK(doca_rdma_task_write_imm_allocate_init(p->rdma, p->conn[0], src, dst, value,
-	                                             result_data(r), &t));
-	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(t)));
-	peer_wait(p, r, WAIT_MS);
-	doca_task_free(doca_rdma_task_write_imm_as_task(t));
-}
-
-static uint64_t do_fetch_add(struct peer *p, size_t off, uint64_t add, struct result *r)
-{
-	struct doca_buf *dst = remote_buf(p, off, 8, 8), *res = local_buf(p, 0, 8, 0);
-	struct doca_rdma_task_atomic_fetch_add *t;
-	uint64_t value;
-
-	CHECK(doca_rdma_task_atomic_fetch_add_allocate_init(p->rdma, p->conn[0], dst, res, add,
-	                                                    result_data(r), &t));
-	CHECK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(t)));
-	peer_wait(p, r, WAIT_MS);
-	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(t));
-	memcpy(&value, p->mem, sizeof(value));
-	put(dst);
-	put(res);
-	return value;
-}
-
-static uint64_t do_cmp_swp(struct peer *p, size_t off, uint64_t cmp, uint64_t swap,
-                           struct result *r)
-{
-	struct doca_buf *dst = remote_buf(p, off, 8, 8), *res = local_buf(p, 0, 8, 0);
-	struct doca_rdma_task_atomic_cmp_swp *t;
-	uint64_t value;
-
-	CHECK(doca_rdma_task_atomic_cmp_swp_allocate_init(p->rdma, p->conn[0], dst, res, cmp, swap,
-	                                                  result_data(r), &t));
-	CHECK(doca_task_submit(doca_rdma_task_atomic_cmp_swp_as_task(t)));
-	peer_wait(p, r, WAIT_MS);
-	doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(t));
-	memcpy(&value, p->mem, sizeof(value));
-	put(dst);
-	put(res);
-	return value;
-}
-
-struct posted_recv {
-	struct doca_rdma_task_receive *task;
-	struct result r;
-	struct doca_buf *buf;
-};
-
-static void post_recv(struct peer *p, struct posted_recv *pr, struct doca_buf *buf)
-{
-	pr->buf = buf;
-	CHECK(doca_rdma_task_receive_allocate_init(p->rdma, buf, result_data(&pr->r), &pr->task));
-	CHECK(doca_task_submit(doca_rdma_task_receive_as_task(pr->task)));
-}
-
-static void check_recv(struct posted_recv *pr, enum doca_rdma_opcode opcode, uint32_t len, bool imm,
-                       doca_be32_t value, const char *what)
-{
-	expect_status(&pr->r, DOCA_SUCCESS, what);
-	EXPECT(doca_rdma_task_receive_get_result_opcode(pr->task) == opcode, "%s: opcode %d", what,
-	       doca_rdma_task_receive_get_result_opcode(pr->task));
-	EXPECT(doca_rdma_task_receive_get_result_len(pr->task) == len, "%s: length %u, expected %u",
-	       what, doca_rdma_task_receive_get_result_len(pr->task), len);
-	if (imm)
-		EXPECT(doca_rdma_task_receive_get_result_immediate_data(pr->task) == value,
-		       "%s: immediate 0x%x, expected 0x%x", what,
-		       doca_rdma_task_receive_get_result_immediate_data(pr->task), value);
-}
-
-static void free_recv(struct posted_recv *pr)
-{
-	doca_task_free(doca_rdma_task_receive_as_task(pr->task));
-	put(pr->buf);
-}
-
-/* Target memory that a peer's atomics change is read with an atomic load,
- * as a program on real hardware would (volatile or atomic), never a plain read. */
-static uint64_t mem_u64(const struct peer *p, size_t off)
-{
-	return __atomic_load_n((uint64_t *)(void *)(p->mem + off), __ATOMIC_ACQUIRE);
-}
-
-static void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what)
-{
-	long at = pattern_check(buf, len, seed);
-
-	EXPECT(at < 0, "%s: byte %ld of %zu differs", what, at, len);
-}
-
 /* ------------------------------------------------------------------ */
 /* ops: every operation, sizes 0..64 MiB, lists, NULL buffers           */
 /* ------------------------------------------------------------------ */
@@ -277,7 +53,7 @@ static void ops_server(struct peer *p)
 	char *msg;
 	int n = 0;
 
-	server_prepare(p, OPS_MEM, all_rdma);
+	server_prepare(p, OPS_MEM, ALL_RDMA);
 	oob_accept(p);
 	handshake(p, 0);
 	for (int k = 0; k < NUM_SIZES; k++)
@@ -672,9 +448,9 @@ static void blocked_server(struct peer *p)
 {
 	union doca_data ud = { .ptr = p };
 
-	p->rdma_permissions = all_rdma;
+	p->rdma_permissions = ALL_RDMA;
 	p->rnr_retry = 7;
-	peer_alloc_memory(p, 4 * MiB, all_rdma);
+	peer_alloc_memory(p, 4 * MiB, ALL_RDMA);
 	peer_create_rdma(p);
 	CHECK(doca_ctx_set_state_changed_cb(doca_rdma_as_ctx(p->rdma), blocked_state_cb));
 	CHECK(doca_ctx_set_user_data(doca_rdma_as_ctx(p->rdma), ud));
@@ -735,7 +511,7 @@ static void blocked_client(struct peer *p)
 
 static void poll_then_block_server(struct peer *p)
 {
-	server_prepare(p, MiB, all_rdma);
+	server_prepare(p, MiB, ALL_RDMA);
 	oob_accept(p);
 	handshake(p, 0);
 	for (uint64_t i = 1; i <= PTB_ROUNDS; i++) {
@@ -794,136 +570,6 @@ static void poll_then_block_client(struct peer *p)
 }
 
 /* ------------------------------------------------------------------ */
-/* rnr: sends arrive before any receive is posted                       */
-/* ------------------------------------------------------------------ */
-
-static void wait_rnr(struct peer *p, uint64_t n)
-{
-	struct softdoca_rdma_counters c;
-	uint64_t deadline = now_ms() + WAIT_MS;
-
-	for (;;) {
-		CHECK(softdoca_rdma_connection_get_counters(p->conn[0], &c));
-		if (c.rnr_waits >= n)
-			return;
-		EXPECT(now_ms() < deadline, "no request waited for a receive");
-		doca_pe_progress(p->pe);
-	}
-}
-
-static void rnr_server(struct peer *p)
-{
-	struct posted_recv recv[4];
-
-	server_prepare(p, MiB, all_rdma);
-	oob_accept(p);
-	handshake(p, 0);
-	oob_expect(p->oob[0], "submitted", WAIT_MS);
-	wait_rnr(p, 1); /* the first send is here and waits: post the receives now */
-	post_recv(p, &recv[0], peer_buf(p, p->mmap, p->mem + 4096, 4096, 0));
-	post_recv(p, &recv[1], peer_buf(p, p->mmap, p->mem + 8192, 4096, 0));
-	post_recv(p, &recv[2], NULL);
-	post_recv(p, &recv[3], NULL);
-	for (int i = 0; i < 4; i++)
-		peer_wait(p, &recv[i].r, WAIT_MS);
-	check_recv(&recv[0], DOCA_RDMA_OPCODE_RECV_SEND, 100, false, 0, "late send");
-	expect_pattern(p->mem + 4096, 100, 80, "late send data");
-	check_recv(&recv[1], DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM, 16, true, 0xABCD,
-	           "late send-imm");
-	check_recv(&recv[2], DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM, 64, true, 0x42,
-	           "late write-imm");
-	expect_pattern(p->mem, 64, 81, "late write-imm data");
-	check_recv(&recv[3], DOCA_RDMA_OPCODE_RECV_SEND, 0, false, 0, "late empty send");
-	for (int i = 0; i < 4; i++)
-		free_recv(&recv[i]);
-	report(p, 0, "OK");
-	oob_expect(p->oob[0], "bye", WAIT_MS);
-	peer_stop(p);
-}
-
-static void rnr_client(struct peer *p)
-{
-	struct doca_rdma_task_send *send, *empty;
-	struct doca_rdma_task_send_imm *send_imm;
-	struct doca_rdma_task_write_imm *write_imm;
-	struct doca_buf *a, *b, *c, *d;
-	struct result r[4];
-
-	client_prepare(p, MiB);
-	handshake(p, 0);
-	pattern_fill(p->mem, 100, 80);
-	pattern_fill(p->mem + 4096, 16, 22);
-	pattern_fill(p->mem + 8192, 64, 81);
-	a = local_buf(p, 0, 100, 100);
-	b = local_buf(p, 4096, 16, 16);
-	c = local_buf(p, 8192, 64, 64);
-	d = remote_buf(p, 0, 64, 0);
-	/* Right after connect, as DOCA programs do; the peer posts nothing yet. */
-	CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], a, result_data(&r[0]), &send));
-	CHECK(doca_rdma_task_send_imm_allocate_init(p->rdma, p->conn[0], b, 0xABCD,
-	                                            result_data(&r[1]), &send_imm));
-	CHECK(doca_rdma_task_write_imm_allocate_init(p->rdma, p->conn[0], c, d, 0x42,
-	                                             result_data(&r[2]), &write_imm));
-	CHECK(doca_task_submit(doca_rdma_task_send_as_task(send)));
-	CHECK(doca_task_submit(doca_rdma_task_send_imm_as_task(send_imm)));
-	/* An empty payload held for a receive (nothing to copy while it waits). */
-	CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], NULL, result_data(&r[3]),
-	                                        &empty));
-	CHECK(doca_task_submit(doca_rdma_task_write_imm_as_task(write_imm)));
-	CHECK(doca_task_submit(doca_rdma_task_send_as_task(empty)));
-	report(p, 0, "submitted");
-	for (int i = 0; i < 4; i++) {
-		peer_wait(p, &r[i], WAIT_MS);
-		expect_status(&r[i], DOCA_SUCCESS, "send after RNR wait");
-	}
-	EXPECT(r[0].order < r[1].order && r[1].order < r[2].order && r[2].order < r[3].order,
-	       "completions out of order");
-	doca_task_free(doca_rdma_task_send_as_task(send));
-	doca_task_free(doca_rdma_task_send_imm_as_task(send_imm));
-	doca_task_free(doca_rdma_task_write_imm_as_task(write_imm));
-	doca_task_free(doca_rdma_task_send_as_task(empty));
-	put(a);
-	put(b);
-	put(c);
-	put(d);
-	expect_ok_from_peer(p, 0);
-	report(p, 0, "bye");
-	peer_stop(p);
-}
-
-/* With rnr_retry_count 1 the send gives up: both contexts end in error. */
-static void rnr_exceeded_server(struct peer *p)
-{
-	char *msg;
-
-	server_prepare(p, MiB, all_rdma);
-	oob_accept(p);
-	handshake(p, 0);
-	msg = wait_message(p, 0); /* progresses meanwhile, and posts no receive */
-	EXPECT(strcmp(msg, "failed") == 0, "unexpected '%s'", msg);
-	free(msg);
-	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
-	report(p, 0, "OK");
-}
-
-static void rnr_exceeded_client(struct peer *p)
-{
-	struct doca_buf *src;
-	struct result r;
-
-	p->rnr_retry = 1;
-	client_prepare(p, MiB);
-	handshake(p, 0);
-	src = local_buf(p, 0, 100, 100);
-	do_send(p, src, false, 0, &r);
-	expect_status(&r, DOCA_ERROR_TIME_OUT, "send never received");
-	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
-	put(src);
-	report(p, 0, "failed");
-	expect_ok_from_peer(p, 0);
-}
-
-/* ------------------------------------------------------------------ */
 /* atomic_stress: two peers and two local threads on one counter        */
 /* ------------------------------------------------------------------ */
 
@@ -950,7 +596,7 @@ static void stress_server(struct peer *p)
 	uint64_t *counter;
 
 	p->max_conns = 2;
-	server_prepare(p, MiB, all_rdma);
+	server_prepare(p, MiB, ALL_RDMA);
 	counter = (uint64_t *)(p->mem + 4096);
 	__atomic_store_n(counter, 0, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < 2; i++) {
@@ -1041,8 +687,6 @@ const struct scenario scenarios[] = {
 	{ "ops", ops_server, ops_client },
 	{ "blocked", blocked_server, blocked_client },
 	{ "poll_then_block", poll_then_block_server, poll_then_block_client },
-	{ "rnr", rnr_server, rnr_client },
-	{ "rnr_exceeded", rnr_exceeded_server, rnr_exceeded_client },
 	{ "atomic_stress", stress_server, stress_client },
 	{ NULL, NULL, NULL },
 };

@@ -55,6 +55,12 @@ static void record(struct doca_task *task, union doca_data task_ud, union doca_d
 	r->status = doca_task_get_status(task);
 	r->order = ++p->completions;
 	r->done = true;
+	if (r->stop_ctx) {
+		struct doca_ctx *ctx = doca_task_get_ctx(task);
+
+		doca_task_free(task);
+		(void)doca_ctx_stop(ctx);
+	}
 }
 
 #define CALLBACK(type)                                                             \
@@ -205,10 +211,12 @@ void peer_stop(struct peer *p)
 	peer_wait_state(p, DOCA_CTX_STATE_IDLE, 10000);
 }
 
-void peer_close(struct peer *p)
+void peer_release(struct peer *p)
 {
-	CHECK(doca_rdma_destroy(p->rdma));
-	CHECK(doca_pe_destroy(p->pe));
+	if (p->rdma)
+		CHECK(doca_rdma_destroy(p->rdma));
+	if (p->pe)
+		CHECK(doca_pe_destroy(p->pe));
 	for (int i = 0; i < PEER_MAX_CONNS; i++)
 		if (p->remote[i])
 			CHECK(doca_mmap_destroy(p->remote[i]));
@@ -216,6 +224,18 @@ void peer_close(struct peer *p)
 		CHECK(doca_mmap_destroy(p->mmap));
 	if (p->mem)
 		munmap(p->mem, p->mem_len);
+	p->rdma = NULL;
+	p->pe = NULL;
+	p->mmap = NULL;
+	p->mem = NULL;
+	memset(p->remote, 0, sizeof(p->remote));
+	memset(p->conn, 0, sizeof(p->conn));
+	p->completions = 0;
+}
+
+void peer_close(struct peer *p)
+{
+	peer_release(p);
 	CHECK(doca_buf_inventory_destroy(p->inv));
 	CHECK(doca_dev_close(p->dev));
 }

@@ -374,6 +374,11 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	return DOCA_SUCCESS;
 }
 
+doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
+{
+	return xport_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
+}
+
 bool xport_rx_hold(struct xport_rx *rx)
 {
 	void *copy;
