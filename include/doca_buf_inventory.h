@@ -48,6 +48,33 @@ static inline doca_error_t doca_buf_inventory_buf_get_by_data(struct doca_buf_in
 	                                          buf);
 }
 
+#if SOFTDOCA_API_VERSION >= 300
+/* DOCA 3.2+: points a buffer the caller alone holds (one element, reference
+ * count 1, not from a pool) at another range of its mmap, without returning
+ * it to the inventory. */
+DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_args(struct doca_buf *buf,
+                                                                    void *addr, size_t len,
+                                                                    void *data, size_t data_len);
+
+/* The experimental call inside these wrappers does not warn, so a program
+ * built with -Werror and without DOCA_ALLOW_EXPERIMENTAL_API still compiles
+ * (DOCA's own header warns there). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static inline doca_error_t doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr,
+                                                                size_t len)
+{
+	return doca_buf_inventory_buf_reuse_by_args(buf, addr, len, addr, 0);
+}
+
+static inline doca_error_t doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data,
+                                                                size_t data_len)
+{
+	return doca_buf_inventory_buf_reuse_by_args(buf, data, data_len, data, data_len);
+}
+#pragma GCC diagnostic pop
+#endif
+
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
                                                     const struct doca_buf *src_buf,
                                                     struct doca_buf **dst_buf);

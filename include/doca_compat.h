@@ -14,6 +14,8 @@
 #ifndef DOCA_COMPAT_H_
 #define DOCA_COMPAT_H_
 
+#include "doca_config.h"
+
 #ifndef SOFTDOCA_API_VERSION
 #define SOFTDOCA_API_VERSION 300
 #endif
@@ -54,5 +56,34 @@
 #define SOFTDOCA_BEGIN_DECLS
 #define SOFTDOCA_END_DECLS
 #endif
+
+/* Host builds: the versioned-struct helpers, and the standard headers
+ * DOCA's doca_compat.h brings along with them. Programs written for DOCA
+ * call memset, strlen, strnlen, malloc, exit, assert ... having included
+ * only DOCA headers (docs/compatibility.md, "Headers"). */
+#ifdef DOCA_COMPAT_HELPERS
+#include <assert.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doca_version.h"
+
+/* A struct that starts with DOCA_STRUCT_START records the API version it
+ * was built against. */
+#define DOCA_STRUCT_START size_t __doca_api_version
+#define DOCA_STRUCT_GET_VERSION(_X_) (_X_)->__doca_api_version
+#define DOCA_STRUCT_CTOR(_X_) (_X_).__doca_api_version = DOCA_VERSION_EXACT
+#define DOCA_STRUCT_PTR_CTOR(_X_) DOCA_STRUCT_CTOR(*(_X_))
+#define DOCA_STRUCT_MEMSET_CTOR(_X_)            \
+	do {                                    \
+		memset(&(_X_), 0, sizeof(_X_)); \
+		DOCA_STRUCT_CTOR(_X_);          \
+	} while (0)
+#define DOCA_STRUCT_PTR_MEMSET_CTOR(_X_) DOCA_STRUCT_MEMSET_CTOR(*(_X_))
+#define DOCA_STRUCT_CTOR_LIST_START .__doca_api_version = DOCA_VERSION_EXACT
+#define DOCA_STRUCT_DEF(__st__, __name__) \
+	struct __st__ __name__ = { .__doca_api_version = DOCA_VERSION_EXACT }
+#endif /* DOCA_COMPAT_HELPERS */
 
 #endif /* DOCA_COMPAT_H_ */

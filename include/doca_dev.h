@@ -80,6 +80,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_de
                                                             uint64_t *active_rate);
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo,
                                                         uint16_t *vhca_id);
+#if SOFTDOCA_API_VERSION >= 300
+/* DOCA 3.1+: which PCI function the device is (a softdoca device is a PF),
+ * its sub-function index (SFs only) and its network interface's index. */
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_pci_func_type(
+        const struct doca_devinfo *devinfo, enum doca_pci_func_type *pci_func_type);
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo,
+                                                         uint32_t *sf_index);
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_iface_index(const struct doca_devinfo *devinfo,
+                                                            uint32_t *iface_index);
+#endif
 DOCA_STABLE doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(
         const struct doca_devinfo *devinfo, uint8_t *is_hotplug_manager);
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_cap_is_notification_moderation_supported(
@@ -101,6 +111,10 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
         const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type);
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                                          uint8_t *is_hotplug);
+#if SOFTDOCA_API_VERSION >= 300
+DOCA_EXPERIMENTAL doca_error_t
+doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index);
+#endif
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
         const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size);
 DOCA_EXPERIMENTAL doca_error_t

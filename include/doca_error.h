@@ -44,6 +44,7 @@ typedef enum doca_error {
 	DOCA_ERROR_AUTHENTICATION = 28,
 	DOCA_ERROR_BAD_CONFIG = 29,
 	DOCA_ERROR_SKIPPED = 30,
+	DOCA_ERROR_DEVICE_FATAL_ERROR = 31, /* DOCA 3.1+ */
 } doca_error_t;
 
 #define DOCA_IS_ERROR(r) doca_unlikely((r) != DOCA_SUCCESS)

@@ -60,6 +60,11 @@ DOCA_STABLE doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap,
 DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap,
                                                        uint32_t *max_num_devices);
 DOCA_STABLE doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs);
+#if SOFTDOCA_API_VERSION >= 300
+/* DOCA 3.2+: the memory key the mmap has on dev (host byte order). */
+DOCA_EXPERIMENTAL doca_error_t doca_mmap_get_mkey(struct doca_mmap *mmap, struct doca_dev *dev,
+                                                  uint32_t *mkey);
+#endif
 DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported);
 DOCA_STABLE doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap,
                                                    uint8_t *from_export);

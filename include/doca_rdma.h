@@ -21,6 +21,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* DOCA's doca_rdma.h includes librdmacm's <rdma/rdma_cma.h> (it names
+ * struct rdma_cm_id), so programs get everything that header brings. Where
+ * rdma-core's headers are installed they come the same way; elsewhere the
+ * standard headers rdma_cma.h would bring come instead (docs/compatibility.md,
+ * "Headers"). SOFTDOCA_NO_RDMA_CORE_HEADERS chooses the second way. */
+#if !defined(SOFTDOCA_NO_RDMA_CORE_HEADERS) && defined(__has_include)
+#if __has_include(<rdma/rdma_cma.h>)
+#include <rdma/rdma_cma.h>
+#define SOFTDOCA_HAVE_RDMA_CMA_H 1
+#endif
+#endif
+#ifndef SOFTDOCA_HAVE_RDMA_CMA_H
+#include <errno.h>
+#include <linux/types.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/socket.h>
+#endif
+
 #include "doca_compat.h"
 #include "doca_ctx.h"
 #include "doca_error.h"
@@ -31,7 +51,7 @@ SOFTDOCA_BEGIN_DECLS
 struct doca_buf;
 struct doca_dev;
 struct doca_devinfo;
-struct doca_sync_event_remote_net;
+struct doca_sync_event_remote_net; /* doca_sync_event.h's type; either header may come first */
 struct rdma_cm_id; /* librdmacm; only doca_rdma_bridge_prepare_connection names it */
 
 struct doca_rdma;

@@ -19,10 +19,12 @@
 
 #if SOFTDOCA_API_VERSION >= 300
 
+/* The DOCA 3.3 API (docs/compatibility.md says how far public material
+ * establishes it); the build number of the 3.3.0 release is not public. */
 #define DOCA_VERSION_MAJOR 3
-#define DOCA_VERSION_MINOR 0
-#define DOCA_VERSION_PATCH 58
-#define DOCA_VERSION_STRING "3.0.0058"
+#define DOCA_VERSION_MINOR 3
+#define DOCA_VERSION_PATCH 0
+#define DOCA_VERSION_STRING "3.3.0000"
 
 #define DOCA_VERSION_CALC_EXACT(major, minor, patch) \
 	((size_t)((major) << 24 | (minor) << 16 | (patch)))

@@ -175,6 +175,37 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inve
 	return sdoca_buf_take(inventory, mmap, addr, len, data, data_len, buf);
 }
 
+DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_args(struct doca_buf *buf,
+                                                                    void *addr, size_t len,
+                                                                    void *data, size_t data_len)
+{
+	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
+
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(addr);
+	if (!buf->is_head || buf->refcount != 1 || buf->list_len != 1 || buf->pool_element)
+		SDOCA_FAIL(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_buf_inventory_buf_reuse_by_args: only a single buffer held once and "
+		        "not from a pool can be reused (reference count %u, %u element(s)%s)",
+		        buf->refcount, buf->list_len, buf->pool_element ? ", from a pool" : "");
+	if (!sdoca_mmap_is_usable(buf->mmap))
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "buffer's mmap is not started");
+	if (!sdoca_mmap_contains(buf->mmap, addr, len))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr, len,
+		           (void *)buf->mmap->addr, buf->mmap->len);
+	if (d < a || d - a > len || data_len > len - (d - a))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "data [%p, +%zu) is outside the buffer [%p, +%zu)", data, data_len, addr,
+		           len);
+	buf->head = addr;
+	buf->len = len;
+	buf->data = data;
+	buf->data_len = data_len;
+	return DOCA_SUCCESS;
+}
+
 /* Duplicates the descriptor (not the bytes); a list is duplicated whole. */
 DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,
                                                     const struct doca_buf *src_buf,

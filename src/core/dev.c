@@ -532,6 +532,34 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinf
 	SDOCA_NOT_SUPPORTED("softdoca devices are not ConnectX functions and have no VHCA id");
 }
 
+/* An interface of this host, seen as a NIC: a physical function. */
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_pci_func_type(
+        const struct doca_devinfo *devinfo, enum doca_pci_func_type *pci_func_type)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(pci_func_type);
+	*pci_func_type = DOCA_PCI_FUNC_TYPE_PF;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo,
+                                                         uint32_t *sf_index)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(sf_index);
+	SDOCA_NOT_SUPPORTED("softdoca devices are physical functions; only a sub-function (SF) "
+	                    "has an SF index");
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_iface_index(const struct doca_devinfo *devinfo,
+                                                            uint32_t *iface_index)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(iface_index);
+	*iface_index = devinfo->ifindex;
+	return DOCA_SUCCESS;
+}
+
 static doca_error_t cap_false(const struct doca_devinfo *devinfo, uint8_t *cap)
 {
 	SDOCA_CHECK_ARG(devinfo);
@@ -648,6 +676,12 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devin
                                                          uint8_t *is_hotplug)
 {
 	REP_GETTER_UNSUPPORTED(devinfo_rep, is_hotplug);
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index)
+{
+	REP_GETTER_UNSUPPORTED(devinfo_rep, sf_index);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(

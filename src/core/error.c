@@ -47,6 +47,7 @@ static const struct error_text error_texts[] = {
 	ERROR_TEXT(DOCA_ERROR_AUTHENTICATION, "Authentication failed"),
 	ERROR_TEXT(DOCA_ERROR_BAD_CONFIG, "Invalid configuration"),
 	ERROR_TEXT(DOCA_ERROR_SKIPPED, "Result valid, but some earlier results were skipped"),
+	ERROR_TEXT(DOCA_ERROR_DEVICE_FATAL_ERROR, "Device encountered a fatal error"),
 };
 
 static const char unrecognized[] = "unrecognized error code";

@@ -187,6 +187,23 @@ static int find_dev(const struct doca_mmap *mmap, const struct doca_dev *dev)
 	return -1;
 }
 
+/* A softdoca memory key is 128 bits (core/keys.h); its 32-bit slot number
+ * names it the way an mkey names a registration, but grants nothing alone. */
+DOCA_EXPERIMENTAL doca_error_t doca_mmap_get_mkey(struct doca_mmap *mmap, struct doca_dev *dev,
+                                                  uint32_t *mkey)
+{
+	SDOCA_CHECK_ARG(mmap);
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(mkey);
+	if (!mmap->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_get_mkey: mmap is not started");
+	if (mmap->from_export ? mmap->import_dev != dev : find_dev(mmap, dev) < 0)
+		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "doca_mmap_get_mkey: device %s is not the mmap's",
+		           dev->info.ibdev_name);
+	*mkey = mmap->key.index;
+	return DOCA_SUCCESS;
+}
+
 DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 {
 	int i;

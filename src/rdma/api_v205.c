@@ -91,7 +91,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma 
 	conn = rdma_implicit_connection(rdma);
 	if (!conn)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_rdma_connect: call doca_rdma_export first");
-	return rdma_connect(rdma, details, size, conn);
+	return rdma_conn_connect(rdma, details, size, conn);
 }
 
 DOCA_EXPERIMENTAL doca_error_t

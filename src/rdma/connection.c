@@ -133,8 +133,8 @@ doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **
 	return DOCA_SUCCESS;
 }
 
-doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
-                          struct doca_rdma_connection *conn)
+doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t len,
+                               struct doca_rdma_connection *conn)
 {
 	const uint8_t *info;
 	size_t info_len;
@@ -214,8 +214,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(remote_rdma_conn_details);
 	SDOCA_CHECK_ARG(rdma_connection);
-	return rdma_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size,
-	                    rdma_connection);
+	return rdma_conn_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size,
+	                         rdma_connection);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdma_connection *conn,

@@ -133,8 +133,8 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
 /* connection.c */
 doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
                          struct doca_rdma_connection **conn);
-doca_error_t rdma_connect(struct doca_rdma *rdma, const void *blob, size_t len,
-                          struct doca_rdma_connection *conn);
+doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t len,
+                               struct doca_rdma_connection *conn);
 /* Opens a connection blob from outside (envelope and body) and points at the
  * QP connection info inside, which nic_qp_connect() checks. */
 doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **info,

@@ -94,7 +94,7 @@ static void json_describes_loopback(void **state)
 	assert_int_equal(rc, 0);
 	root = json_tokener_parse(out);
 	assert_non_null(root);
-	assert_string_equal(json_object_get_string(field(root, "doca_api_version")), "3.0.0058");
+	assert_string_equal(json_object_get_string(field(root, "doca_api_version")), "3.3.0000");
 	devs = field(root, "devices");
 	assert_int_equal(json_object_array_length(devs), 1);
 	lo = json_object_array_get_idx(devs, 0);

@@ -388,6 +388,60 @@ static void test_pool(void **state)
 	assert_doca_ok(doca_buf_pool_destroy(pool));
 }
 
+/* DOCA 3.2's reuse: one buffer re-pointed without going back to the
+ * inventory; only a single, unshared buffer outside a pool. */
+static void test_reuse(void **state)
+{
+	struct doca_buf *buf, *list, *other;
+	struct doca_buf_pool *pool;
+	void *p;
+	size_t n;
+	uint32_t free_before = free_elements();
+
+	(void)state;
+	assert_doca_ok(doca_buf_inventory_buf_get_by_data(inv, mmap, mem, 16, &buf));
+	assert_doca_ok(doca_buf_inventory_buf_reuse_by_addr(buf, mem + 1000, 64));
+	assert_doca_ok(doca_buf_get_head(buf, &p));
+	assert_ptr_equal(p, mem + 1000);
+	assert_doca_ok(doca_buf_get_data_len(buf, &n));
+	assert_int_equal(n, 0);
+	assert_doca_ok(doca_buf_inventory_buf_reuse_by_data(buf, mem + 2000, 32));
+	assert_doca_ok(doca_buf_get_data(buf, &p));
+	assert_ptr_equal(p, mem + 2000);
+	assert_doca_ok(doca_buf_get_data_len(buf, &n));
+	assert_int_equal(n, 32);
+	assert_int_equal(free_elements(), free_before - 1); /* the same element */
+	/* outside the mmap, data outside the buffer: refused, buffer unchanged */
+	assert_doca_err(doca_buf_inventory_buf_reuse_by_addr(buf, mem + 4000, 200),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_buf_inventory_buf_reuse_by_args(buf, mem, 10, mem + 8, 4),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_buf_get_data(buf, &p));
+	assert_ptr_equal(p, mem + 2000);
+	/* shared, in a list, from a pool: refused */
+	assert_doca_ok(doca_buf_inc_refcount(buf, NULL));
+	assert_doca_err(doca_buf_inventory_buf_reuse_by_addr(buf, mem, 8),
+	                DOCA_ERROR_NOT_PERMITTED);
+	assert_doca_ok(doca_buf_dec_refcount(buf, NULL));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + 64, 64, &list));
+	assert_doca_ok(doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + 128, 64, &other));
+	assert_doca_ok(doca_buf_chain_list(list, other));
+	assert_doca_err(doca_buf_inventory_buf_reuse_by_addr(list, mem, 8),
+	                DOCA_ERROR_NOT_PERMITTED);
+	assert_doca_ok(doca_buf_dec_refcount(list, NULL));
+	assert_doca_ok(doca_buf_pool_create(1, 64, mmap, &pool));
+	assert_doca_ok(doca_buf_pool_start(pool));
+	assert_doca_ok(doca_buf_pool_buf_alloc(pool, &other));
+	assert_doca_err(doca_buf_inventory_buf_reuse_by_addr(other, mem, 8),
+	                DOCA_ERROR_NOT_PERMITTED);
+	assert_doca_ok(doca_buf_dec_refcount(other, NULL));
+	assert_doca_ok(doca_buf_pool_destroy(pool));
+	assert_doca_err(doca_buf_inventory_buf_reuse_by_addr(NULL, mem, 8),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_buf_dec_refcount(buf, NULL));
+	assert_int_equal(free_elements(), free_before);
+}
+
 static void test_buf_array_not_supported(void **state)
 {
 	struct doca_buf_arr *arr;
@@ -412,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_unstarted_mmap),
 		cmocka_unit_test(test_remote_buffers),
 		cmocka_unit_test(test_pool),
+		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_buf_array_not_supported),
 	};
 

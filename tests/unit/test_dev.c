@@ -105,6 +105,20 @@ static void test_getters_and_sizes(void **state)
 	assert_doca_ok(doca_devinfo_get_mac_addr(info, mac, sizeof(mac)));
 	assert_doca_err(doca_devinfo_get_lid(info, &u16), DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_devinfo_get_vhca_id(info, &u16), DOCA_ERROR_NOT_SUPPORTED);
+	/* DOCA 3.1+ device queries: a physical function, no SF index, the
+	 * interface's own index. */
+	{
+		enum doca_pci_func_type type = DOCA_PCI_FUNC_TYPE_SF;
+		uint32_t u32;
+
+		assert_doca_ok(doca_devinfo_get_pci_func_type(info, &type));
+		assert_int_equal(type, DOCA_PCI_FUNC_TYPE_PF);
+		assert_doca_err(doca_devinfo_get_sf_index(info, &u32), DOCA_ERROR_NOT_SUPPORTED);
+		assert_doca_ok(doca_devinfo_get_iface_index(info, &u32));
+		assert_int_equal(u32, if_nametoindex("lo"));
+		assert_doca_err(doca_devinfo_get_pci_func_type(info, NULL),
+		                DOCA_ERROR_INVALID_VALUE);
+	}
 	/* The loopback has no link speed to report. */
 	assert_doca_err(doca_devinfo_get_active_rate(info, &rate), DOCA_ERROR_DRIVER);
 

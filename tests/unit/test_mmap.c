@@ -262,6 +262,21 @@ static void test_remote_cleanup_orders(void **state)
 	assert_doca_ok(doca_mmap_destroy(remote));
 	assert_int_equal(softdoca_num_memory_keys(), keys);
 
+	/* DOCA 3.2's mkey query: the key's 32-bit name, on the mmap's devices. */
+	{
+		uint32_t mkey = 0, remote_mkey = 0;
+
+		assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, dev, &remote));
+		assert_doca_ok(doca_mmap_get_mkey(mmap, dev, &mkey));
+		assert_int_not_equal(mkey, 0);
+		assert_doca_ok(doca_mmap_get_mkey(remote, dev, &remote_mkey));
+		assert_int_equal(remote_mkey, mkey);
+		assert_doca_err(doca_mmap_get_mkey(mmap, NULL, &mkey), DOCA_ERROR_INVALID_VALUE);
+		assert_doca_ok(doca_mmap_stop(remote));
+		assert_doca_err(doca_mmap_get_mkey(remote, dev, &mkey), DOCA_ERROR_BAD_STATE);
+		assert_doca_ok(doca_mmap_destroy(remote));
+	}
+
 	/* The exporter's key still serves: a new import of the same blob works. */
 	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, dev, &remote));
 	assert_doca_ok(doca_mmap_destroy(remote));

@@ -1,0 +1,48 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * doca_rdma_bridge.h: verbs interop. There are no verbs objects (protection
+ * domains, memory regions) behind a softdoca device, so none can be handed
+ * out or taken in.
+ */
+#include <doca_rdma_bridge.h>
+
+#include "core/sdk_log.h"
+
+SDOCA_LOG_MODULE(rdma_bridge);
+
+#define NO_VERBS "no verbs objects behind a softdoca device"
+
+DOCA_STABLE doca_error_t doca_rdma_bridge_get_dev_pd(const struct doca_dev *dev, struct ibv_pd **pd)
+{
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(pd);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
+
+DOCA_STABLE doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, struct doca_dev **dev)
+{
+	SDOCA_CHECK_ARG(pd);
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
+
+DOCA_STABLE doca_error_t doca_rdma_bridge_get_buf_mkey(const struct doca_buf *buf,
+                                                       struct doca_dev *dev, uint32_t *mkey)
+{
+	SDOCA_CHECK_ARG(buf);
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(mkey);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_get_mmap_mkey_from_pd(const struct doca_mmap *mmap,
+                                                                      struct ibv_pd *pd,
+                                                                      uint32_t *mkey)
+{
+	SDOCA_CHECK_ARG(mmap);
+	SDOCA_CHECK_ARG(pd);
+	SDOCA_CHECK_ARG(mkey);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
