@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs softdoca into a temporary prefix, checks that the tree is laid out
-# as DOCA's (/opt/mellanox/doca), moves it, and builds a DOCA program against
-# the moved tree with pkg-config only, shared and static, then runs both.
+# as DOCA's (/opt/mellanox/doca), moves it, and builds DOCA programs against
+# the moved tree with pkg-config only: a DOCA Core program, shared and
+# static; a DOCA 2.5 program whose API generation comes from the module it
+# names (no -D on the command line). Runs what it builds.
 # usage: install_pkgconfig.sh <build dir> <source dir>
 #
 # CC and SDOCA_PROGRAM_FLAGS (set by CMake) build the programs like the
@@ -34,7 +36,7 @@ prefix=$work/prefix
 multiarch=$($cc -print-multiarch 2>/dev/null || true)
 libdir=$prefix/lib${multiarch:+/$multiarch}
 for lib in doca_common doca_rdma doca_dpa doca_argp; do
-	test -f "$libdir/lib$lib.so" && test -f "$libdir/lib$lib.a" ||
+	{ test -f "$libdir/lib$lib.so" && test -f "$libdir/lib$lib.a"; } ||
 		fail "lib$lib.so/.a not installed in $libdir"
 done
 for module in doca-common doca-rdma doca-dpa doca-argp doca; do
@@ -87,4 +89,60 @@ $cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$w
 	$(pkg-config --cflags doca-common) "$libdir/libdoca_common.a" \
 	$(pkg-config --static --libs-only-l doca-common | sed 's/-ldoca_common//')
 timeout -s KILL "$LIMIT" "$work/prog_static"
-echo "install layout + pkg-config: OK"
+
+# --- the API generation comes from the module ---------------------------------
+# lib/<multiarch>/pkgconfig: "doca" (DOCA 2.x's single module) gives DOCA 2.5's
+# API, the per-library modules 3.x's. lib/<multiarch>/pkgconfig/doca-2.5:
+# every module gives 2.5's.
+gen25=$libdir/pkgconfig/doca-2.5
+for module in doca-common doca-rdma doca-dpa doca-argp doca; do
+	test -f "$gen25/$module.pc" || fail "$module.pc not in $gen25"
+	case " $(PKG_CONFIG_PATH=$gen25 pkg-config --cflags "$module") " in
+	*" -DSOFTDOCA_API_VERSION=205 "*) ;;
+	*) fail "doca-2.5/$module.pc: its Cflags do not select API 205" ;;
+	esac
+done
+cflags=" $(pkg-config --cflags doca) "
+case $cflags in
+*" -DSOFTDOCA_API_VERSION=205 "*) ;;
+*) fail "doca.pc: its Cflags do not select API 205:$cflags" ;;
+esac
+# DOCA 2.5's doca.pc brought DPDK's macro too (through doca-libs.pc).
+case $cflags in
+*" -DALLOW_EXPERIMENTAL_API "*) ;;
+*) fail "doca.pc: its Cflags lack -DALLOW_EXPERIMENTAL_API:$cflags" ;;
+esac
+case " $(pkg-config --cflags doca-common doca-rdma doca-dpa doca-argp) " in
+*SOFTDOCA_API_VERSION*) fail "a 3.x module selects an API generation" ;;
+esac
+
+# build_v25 OUTPUT PKGCONFIGDIR MODULE... - the DOCA 2.5 program against the
+# MODULEs of PKGCONFIGDIR, the compiler's messages in OUTPUT.log.
+build_v25() {
+	out=$1
+	dir=$2
+	shift 2
+	# shellcheck disable=SC2046,SC2086
+	$cc $flags -Wall -Wextra -Werror "$src/tests/integration/install/program_v25.c" \
+		-o "$out" $(PKG_CONFIG_PATH=$dir pkg-config --cflags --libs "$@") >"$out.log" 2>&1
+}
+# run_v25 PROGRAM - it ran with DOCA 2.5's API (its version and behaviour).
+run_v25() {
+	if ! LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$1" >"$1.run.log" 2>&1 ||
+		! grep "^DOCA 2\.5\..* program: OK" "$1.run.log"; then
+		cat "$1.run.log"
+		fail "${1##*/} did not behave as a DOCA 2.5 program"
+	fi
+}
+
+build_v25 "$work/v25_doca" "$libdir/pkgconfig" doca || { cat "$work/v25_doca.log"; fail "2.5 program via doca"; }
+run_v25 "$work/v25_doca"
+if build_v25 "$work/v25_3x" "$libdir/pkgconfig" doca-common doca-rdma; then
+	fail "the 2.5 program compiled via the 3.x modules doca-common doca-rdma"
+fi
+grep -q "too few arguments" "$work/v25_3x.log" ||
+	{ cat "$work/v25_3x.log"; fail "the 2.5 program failed via 3.x modules, not for the 2.5 forms"; }
+build_v25 "$work/v25_modules" "$gen25" doca-common doca-rdma ||
+	{ cat "$work/v25_modules.log"; fail "2.5 program via doca-2.5/doca-common doca-rdma"; }
+run_v25 "$work/v25_modules"
+echo "install layout + pkg-config (2.5 via doca, via doca-2.5/; 3.x refuses it): OK"
