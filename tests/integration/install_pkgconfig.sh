@@ -1,39 +1,148 @@
 #!/bin/sh
-# Installs softdoca into a temporary prefix and builds a DOCA program against
-# it with pkg-config only, shared and static, then runs both.
-# usage: install_pkgconfig.sh <build dir> <program.c>
+# Installs softdoca into a temporary prefix, checks that the tree is laid out
+# as DOCA's (/opt/mellanox/doca), moves it, and builds DOCA programs against
+# the moved tree with pkg-config only: a DOCA Core program, shared and
+# static; a DOCA 2.5 program whose API generation comes from the module it
+# names (no -D on the command line). Runs what it builds.
+# usage: install_pkgconfig.sh <build dir> <source dir>
+#
+# CC and SDOCA_PROGRAM_FLAGS (set by CMake) build the programs like the
+# libraries: under a sanitizer build they must carry the same runtime.
 set -eu
 build=$1
-program=$2
-prefix=$(mktemp -d /tmp/sdoca-prefix.XXXXXX)
-trap 'rm -rf "$prefix"' EXIT
+src=$2
+LIMIT=${SDOCA_TEST_LIMIT:-60} # seconds any one program may run
+work=$(mktemp -d /tmp/sdoca-prefix.XXXXXX)
+trap 'rm -rf "$work"' EXIT
 
-cmake --install "$build" --prefix "$prefix" >/dev/null
-libdir=$(find "$prefix" -name libdoca_common.so -printf '%h\n' | head -n1)
-export PKG_CONFIG_PATH="$libdir/pkgconfig"
-for module in doca-common doca-rdma doca-dpa doca-argp doca; do
-	pkg-config --exists "$module" || { echo "pkg-config module $module missing"; exit 1; }
-done
-for header in doca_error.h doca_types.h doca_compat.h doca_version.h doca_dev.h doca_mmap.h \
-	doca_buf.h doca_buf_inventory.h doca_buf_array.h doca_buf_pool.h doca_ctx.h doca_pe.h \
-	doca_log.h softdoca.h; do
-	test -f "$prefix/include/softdoca/$header" || { echo "header $header not installed"; exit 1; }
-done
-for lib in doca_common doca_rdma doca_dpa doca_argp; do
-	test -f "$libdir/lib$lib.so" && test -f "$libdir/lib$lib.a" ||
-		{ echo "lib$lib.so/.a not installed"; exit 1; }
-done
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
 
 cc=${CC:-cc}
 flags=${SDOCA_PROGRAM_FLAGS:-}
-# shellcheck disable=SC2046,SC2086
-$cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$prefix/prog" \
-	$(pkg-config --cflags --libs doca-common)
-LD_LIBRARY_PATH="$libdir" "$prefix/prog"
+unset CPATH C_INCLUDE_PATH LIBRARY_PATH
+
+# Installed in one place, used from another: the .pc files find the tree
+# relative to themselves.
+cmake --install "$build" --prefix "$work/installed" >/dev/null
+mv "$work/installed" "$work/prefix"
+prefix=$work/prefix
+
+# --- the layout ---------------------------------------------------------------
+# Libraries and pkg-config modules in lib/<multiarch> (x86_64-linux-gnu,
+# aarch64-linux-gnu), as DOCA installs them; lib/ for a toolchain without one.
+multiarch=$($cc -print-multiarch 2>/dev/null || true)
+libdir=$prefix/lib${multiarch:+/$multiarch}
+for lib in doca_common doca_rdma doca_dpa doca_argp; do
+	{ test -f "$libdir/lib$lib.so" && test -f "$libdir/lib$lib.a"; } ||
+		fail "lib$lib.so/.a not installed in $libdir"
+done
+for module in doca-common doca-rdma doca-dpa doca-argp doca; do
+	test -f "$libdir/pkgconfig/$module.pc" || fail "$module.pc not in $libdir/pkgconfig"
+done
+
+# Headers flat in include/: each one compiles with -I<prefix>/include alone.
+test ! -e "$prefix/include/softdoca" || fail "include/softdoca/ is still installed"
+for path in "$src"/include/*.h; do
+	header=${path##*/}
+	test -f "$prefix/include/$header" || fail "header $header not in $prefix/include"
+	printf '#include <%s>\nint sdoca_header_check;\n' "$header" >"$work/header.c"
+	# shellcheck disable=SC2086
+	$cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API -fsyntax-only \
+		-I"$prefix/include" "$work/header.c" || fail "$header does not compile from include/"
+done
+
+# VERSION at the root (3.x samples read ../../../VERSION) and in
+# applications/ (2.x samples): the DOCA release the headers follow.
+doca_version=$(printf '#include <doca_version.h>\nDOCA_VERSION_STRING\n' |
+	$cc -E -P -I"$prefix/include" -x c - | tail -n 1 | tr -d '"')
+case $doca_version in
+[0-9]*.[0-9]*.[0-9]*) ;;
+*) fail "DOCA_VERSION_STRING is '$doca_version'" ;;
+esac
+for file in VERSION applications/VERSION; do
+	test "$(cat "$prefix/$file")" = "$doca_version" ||
+		fail "$file holds '$(cat "$prefix/$file")', not DOCA_VERSION_STRING '$doca_version'"
+done
+
+# The directories of NVIDIA's helper sources, each saying how to fill it.
+for dir in applications/common/src applications/common samples; do
+	test -s "$prefix/$dir/README" || fail "$dir/README not installed"
+done
+
+# --- a DOCA program through pkg-config ----------------------------------------
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+for module in doca-common doca-rdma doca-dpa doca-argp doca; do
+	pkg-config --exists "$module" || fail "pkg-config module $module missing"
+done
+program=$src/tests/integration/pkgconfig_program.c
 
 # shellcheck disable=SC2046,SC2086
-$cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$prefix/prog_static" \
+$cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$work/prog" \
+	$(pkg-config --cflags --libs doca-common)
+LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$work/prog"
+
+# shellcheck disable=SC2046,SC2086
+$cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$work/prog_static" \
 	$(pkg-config --cflags doca-common) "$libdir/libdoca_common.a" \
 	$(pkg-config --static --libs-only-l doca-common | sed 's/-ldoca_common//')
-"$prefix/prog_static"
-echo "install + pkg-config: OK"
+timeout -s KILL "$LIMIT" "$work/prog_static"
+
+# --- the API generation comes from the module ---------------------------------
+# lib/<multiarch>/pkgconfig: "doca" (DOCA 2.x's single module) gives DOCA 2.5's
+# API, the per-library modules 3.x's. lib/<multiarch>/pkgconfig/doca-2.5:
+# every module gives 2.5's.
+gen25=$libdir/pkgconfig/doca-2.5
+for module in doca-common doca-rdma doca-dpa doca-argp doca; do
+	test -f "$gen25/$module.pc" || fail "$module.pc not in $gen25"
+	case " $(PKG_CONFIG_PATH=$gen25 pkg-config --cflags "$module") " in
+	*" -DSOFTDOCA_API_VERSION=205 "*) ;;
+	*) fail "doca-2.5/$module.pc: its Cflags do not select API 205" ;;
+	esac
+done
+cflags=" $(pkg-config --cflags doca) "
+case $cflags in
+*" -DSOFTDOCA_API_VERSION=205 "*) ;;
+*) fail "doca.pc: its Cflags do not select API 205:$cflags" ;;
+esac
+# DOCA 2.5's doca.pc brought DPDK's macro too (through doca-libs.pc).
+case $cflags in
+*" -DALLOW_EXPERIMENTAL_API "*) ;;
+*) fail "doca.pc: its Cflags lack -DALLOW_EXPERIMENTAL_API:$cflags" ;;
+esac
+case " $(pkg-config --cflags doca-common doca-rdma doca-dpa doca-argp) " in
+*SOFTDOCA_API_VERSION*) fail "a 3.x module selects an API generation" ;;
+esac
+
+# build_v25 OUTPUT PKGCONFIGDIR MODULE... - the DOCA 2.5 program against the
+# MODULEs of PKGCONFIGDIR, the compiler's messages in OUTPUT.log.
+build_v25() {
+	out=$1
+	dir=$2
+	shift 2
+	# shellcheck disable=SC2046,SC2086
+	$cc $flags -Wall -Wextra -Werror "$src/tests/integration/install/program_v25.c" \
+		-o "$out" $(PKG_CONFIG_PATH=$dir pkg-config --cflags --libs "$@") >"$out.log" 2>&1
+}
+# run_v25 PROGRAM - it ran with DOCA 2.5's API (its version and behaviour).
+run_v25() {
+	if ! LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$1" >"$1.run.log" 2>&1 ||
+		! grep "^DOCA 2\.5\..* program: OK" "$1.run.log"; then
+		cat "$1.run.log"
+		fail "${1##*/} did not behave as a DOCA 2.5 program"
+	fi
+}
+
+build_v25 "$work/v25_doca" "$libdir/pkgconfig" doca || { cat "$work/v25_doca.log"; fail "2.5 program via doca"; }
+run_v25 "$work/v25_doca"
+if build_v25 "$work/v25_3x" "$libdir/pkgconfig" doca-common doca-rdma; then
+	fail "the 2.5 program compiled via the 3.x modules doca-common doca-rdma"
+fi
+grep -q "too few arguments" "$work/v25_3x.log" ||
+	{ cat "$work/v25_3x.log"; fail "the 2.5 program failed via 3.x modules, not for the 2.5 forms"; }
+build_v25 "$work/v25_modules" "$gen25" doca-common doca-rdma ||
+	{ cat "$work/v25_modules.log"; fail "2.5 program via doca-2.5/doca-common doca-rdma"; }
+run_v25 "$work/v25_modules"
+echo "install layout + pkg-config (2.5 via doca, via doca-2.5/; 3.x refuses it): OK"
