@@ -114,7 +114,7 @@ demo() {
 case "${1:-}" in
 deps) deps ;;
 build) deps; build_release ;;
-install) deps; build_release; cmake --install build --prefix "${2:-/usr/local}" ;;
+install) deps; build_release; cmake --install build --prefix "${2:-/opt/softdoca}" ;;
 demo) deps; demo ;;
 test)
 	# One after the other, not in an && list: set -e is off inside such a list.
