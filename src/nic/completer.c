@@ -144,19 +144,12 @@ static struct nic_wqe *oldest_unanswered(struct nic_qp *qp)
 	return wqe;
 }
 
+/* Whether an answer of this opcode can answer the request: its own answer
+ * (ACK, read or atomic response), or a NAK or RNR notice for any. */
 static bool matches(const struct nic_wqe *wqe, uint8_t opcode)
 {
-	switch (opcode) {
-	case NIC_OP_ACK:
-		return wqe->op != NIC_WR_READ && wqe->op != NIC_WR_ATOMIC_FA &&
-		       wqe->op != NIC_WR_ATOMIC_CS;
-	case NIC_OP_READ_RESP:
-		return wqe->op == NIC_WR_READ;
-	case NIC_OP_ATOMIC_RESP:
-		return wqe->op == NIC_WR_ATOMIC_FA || wqe->op == NIC_WR_ATOMIC_CS;
-	default: /* NAK, RNR_WAIT answer any request */
-		return true;
-	}
+	return opcode == NIC_OP_NAK || opcode == NIC_OP_RNR_WAIT ||
+	       nic_op(wqe->op)->answer == opcode;
 }
 
 /* Places read data into the local buffers, cut to what arrived. */

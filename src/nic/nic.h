@@ -52,22 +52,17 @@ struct nic_qp;
 struct nic_srq;
 struct nic_landing;
 
+/* A work request's operation: a request's opcode (what it sends), or a
+ * receive. */
 enum nic_wr_op {
-	NIC_WR_SEND,
-	NIC_WR_SEND_IMM,
-	NIC_WR_WRITE,
-	NIC_WR_WRITE_IMM,
-	NIC_WR_READ,
-	NIC_WR_ATOMIC_FA,
-	NIC_WR_ATOMIC_CS,
-	NIC_WR_RECV,
-};
-
-/* What a completed receive received. */
-enum nic_recv_kind {
-	NIC_RECV_SEND,
-	NIC_RECV_SEND_IMM,
-	NIC_RECV_WRITE_IMM,
+	NIC_WR_RECV = 0,
+	NIC_WR_WRITE = NIC_OP_WRITE,
+	NIC_WR_WRITE_IMM = NIC_OP_WRITE_IMM,
+	NIC_WR_SEND = NIC_OP_SEND,
+	NIC_WR_SEND_IMM = NIC_OP_SEND_IMM,
+	NIC_WR_READ = NIC_OP_READ,
+	NIC_WR_ATOMIC_FA = NIC_OP_ATOMIC_FA,
+	NIC_WR_ATOMIC_CS = NIC_OP_ATOMIC_CS,
 };
 
 struct nic_wqe;

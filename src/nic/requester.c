@@ -14,25 +14,12 @@
 
 SDOCA_LOG_MODULE(requester);
 
-static const uint8_t opcodes[] = {
-	[NIC_WR_SEND] = NIC_OP_SEND,           [NIC_WR_SEND_IMM] = NIC_OP_SEND_IMM,
-	[NIC_WR_WRITE] = NIC_OP_WRITE,         [NIC_WR_WRITE_IMM] = NIC_OP_WRITE_IMM,
-	[NIC_WR_READ] = NIC_OP_READ,           [NIC_WR_ATOMIC_FA] = NIC_OP_ATOMIC_FA,
-	[NIC_WR_ATOMIC_CS] = NIC_OP_ATOMIC_CS,
-};
-
-static bool carries_payload(enum nic_wr_op op)
-{
-	return op == NIC_WR_SEND || op == NIC_WR_SEND_IMM || op == NIC_WR_WRITE ||
-	       op == NIC_WR_WRITE_IMM;
-}
-
 /* Encodes the request, with this side's deferred ACK if there is one (then
  * *acked is true and *ack_seq what it acknowledges). */
 static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked, uint32_t *ack_seq)
 {
 	struct nic_msg m = {
-		.opcode = opcodes[wqe->op],
+		.opcode = (uint8_t)wqe->op,
 		.qp = qp->peer_wire_id,
 		.token = qp->peer_token,
 		.seq = wqe->seq,
@@ -43,7 +30,7 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 		.operand2 = wqe->swap,
 	};
 
-	if (wqe->op == NIC_WR_ATOMIC_FA || wqe->op == NIC_WR_ATOMIC_CS)
+	if (nic_op(m.opcode)->flags & NIC_OPF_ATOMIC)
 		m.len = sizeof(uint64_t);
 	memcpy(m.imm, wqe->imm, sizeof(m.imm));
 	m.has_ack = nic_resp_take_ack(qp, &m.ack_seq); /* the deferred ACK rides along */
@@ -123,7 +110,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	hdr_len = encode_request(qp, wqe, &acked, &ack_seq);
 	slot = nic_comp_slot(wqe);
 	status = xport_send(qp->ep, wqe->hdr, hdr_len, wqe->sge,
-	                    carries_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, slot,
+	                    nic_op_has_payload(wqe->op) ? wqe->num_sge : 0, nic_comp_sent, slot,
 	                    &slot->op);
 	if (status != DOCA_ERROR_IN_PROGRESS)
 		nic_comp_slot_done(slot);
@@ -136,7 +123,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	}
 	qp->next_seq++;
 	qp->counters.requests_posted++;
-	if (carries_payload(wqe->op))
+	if (nic_op_has_payload(wqe->op))
 		qp->counters.bytes_sent += wqe->length;
 	if (qp->num_inflight == 0)
 		qp->heard = true; /* the timeout counts from here */

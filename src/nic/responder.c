@@ -87,34 +87,21 @@ static const struct {
 	                        "payload could not be placed" },
 };
 
-/* The responder's steps (step_names[] below names them for the log). */
+/* Where a request stands in the responder's checks (named in the log when
+ * one refuses it). */
 enum step {
 	CHECK_OPCODE,
 	CHECK_RESOURCES,
 	CHECK_LENGTH,
 	CHECK_RKEY,
-	EXECUTE_WRITE,
-	EXECUTE_SEND,
-	RESPOND_READ,
-	RESPOND_ATOMIC,
-};
-
-/* What each request opcode needs: the steps that apply to it, in rxe's
- * order (the last one executes), and its traits. One table lookup per
- * request instead of a test per step whether the step applies. */
-struct op_rule {
-	uint32_t access;    /* what the connection and the key must allow */
-	bool consumes_recv; /* takes a posted receive */
-	bool places;        /* its payload lands in target memory */
-	uint8_t num_steps;
-	uint8_t steps[4];
+	EXECUTE,
 };
 
 /* A request being worked on. */
 struct resp {
 	struct nic_qp *qp;
 	const struct nic_msg *m;
-	const struct op_rule *rule;
+	const struct nic_opcode_info *op;
 	struct xport_rx *rx;
 	struct sdoca_key_region region;
 	bool key_held;
@@ -168,7 +155,7 @@ static void refusal_due(struct nic_qp *qp)
 
 static enum step_result check_opcode(struct resp *r)
 {
-	uint32_t need = r->rule->access;
+	uint32_t need = r->op->access;
 
 	return (r->qp->attr.access & need) == need ? STEP_NEXT : STEP_ERR_ACCESS;
 }
@@ -195,10 +182,10 @@ static enum step_result check_length(struct resp *r)
 static SDOCA_ALWAYS_INLINE enum step_result check_rkey(struct resp *r)
 {
 	const struct nic_msg *m = r->m;
-	uint32_t need = r->rule->access;
+	uint32_t need = r->op->access;
 	uint64_t start, end;
 
-	if (m->len == 0 && need != DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+	if (m->len == 0 && !(r->op->flags & NIC_OPF_ATOMIC))
 		return STEP_NEXT; /* zero-length RDMA needs no key, as on hardware */
 	/* Held only when the transport moves the bytes after this message (a
 	 * rendezvous payload, a read response); an eager write or an atomic is
@@ -219,7 +206,7 @@ static SDOCA_ALWAYS_INLINE enum step_result check_rkey(struct resp *r)
 		return STEP_ERR_ACCESS;
 	if ((region->access & need) == 0)
 		return STEP_ERR_ACCESS;
-	if (need == DOCA_ACCESS_FLAG_RDMA_ATOMIC && (m->raddr % 8) != 0)
+	if ((r->op->flags & NIC_OPF_ATOMIC) && (m->raddr % 8) != 0)
 		return STEP_ERR_INVALID;
 	return STEP_NEXT;
 }
@@ -239,14 +226,8 @@ static struct nic_wqe *take_recv(struct nic_srq *srq)
 static void finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct nic_msg *m,
                         doca_error_t status)
 {
-	static const enum nic_recv_kind kinds[] = {
-		[NIC_OP_SEND] = NIC_RECV_SEND,
-		[NIC_OP_SEND_IMM] = NIC_RECV_SEND_IMM,
-		[NIC_OP_WRITE_IMM] = NIC_RECV_WRITE_IMM,
-	};
-
 	recv->result_len = m->len;
-	recv->result_kind = kinds[m->opcode];
+	recv->result_kind = nic_op(m->opcode)->recv_kind;
 	memcpy(recv->result_imm, m->imm, sizeof(recv->result_imm));
 	recv->result_qp = qp;
 	recv->done(recv, status);
@@ -516,7 +497,7 @@ static enum step_result execute_write(struct resp *r)
 {
 	struct xport_iov iov = { (void *)(uintptr_t)r->m->raddr, r->m->len };
 
-	if (r->rule->consumes_recv) /* write with immediate */
+	if (r->op->flags & NIC_OPF_RECV) /* write with immediate */
 		r->recv = take_recv(r->qp->srq);
 	return place(r, &iov, r->m->len ? 1 : 0);
 }
@@ -532,60 +513,56 @@ static enum step_result execute_send(struct resp *r)
 static const char *const step_names[] = {
 	[CHECK_OPCODE] = "check_opcode", [CHECK_RESOURCES] = "check_resources",
 	[CHECK_LENGTH] = "check_length", [CHECK_RKEY] = "check_rkey",
-	[EXECUTE_WRITE] = "execute",     [EXECUTE_SEND] = "execute",
-	[RESPOND_READ] = "execute",      [RESPOND_ATOMIC] = "execute",
+	[EXECUTE] = "execute",
 };
 
 /* A switch, not a table of function pointers: the steps inline into run(). */
-static SDOCA_ALWAYS_INLINE enum step_result do_step(enum step step, struct resp *r)
+static SDOCA_ALWAYS_INLINE enum step_result execute(struct resp *r)
 {
-	switch (step) {
-	case CHECK_OPCODE:
-		return check_opcode(r);
-	case CHECK_RESOURCES:
-		return check_resources(r);
-	case CHECK_LENGTH:
-		return check_length(r);
-	case CHECK_RKEY:
-		return check_rkey(r);
-	case EXECUTE_WRITE:
+	switch (r->op->exec) {
+	case NIC_EXEC_WRITE:
 		return execute_write(r);
-	case EXECUTE_SEND:
+	case NIC_EXEC_SEND:
 		return execute_send(r);
-	case RESPOND_READ:
+	case NIC_EXEC_READ:
 		return respond_read(r);
-	case RESPOND_ATOMIC:
+	case NIC_EXEC_ATOMIC:
 		return respond_atomic(r);
 	}
 	return STEP_ERR_INVALID;
 }
 
-/* The steps of each request opcode; the last one executes. */
-#define RULE(access, consumes_recv, places, ...)                                   \
-	{                                                                          \
-		access, consumes_recv, places, sizeof((uint8_t[]){ __VA_ARGS__ }), \
-		{                                                                  \
-			__VA_ARGS__                                                \
-		}                                                                  \
+/* The checks a request's traits call for, in rxe's order, then its
+ * execution; *at is where it stopped. Straight code: every test is one bit
+ * of the opcode's row. */
+static SDOCA_ALWAYS_INLINE enum step_result run_steps(struct resp *r, enum step *at)
+{
+	const struct nic_opcode_info *op = r->op;
+	enum step_result res;
+
+	if (op->access) {
+		*at = CHECK_OPCODE;
+		if ((res = check_opcode(r)) != STEP_NEXT)
+			return res;
 	}
-#define WRITE DOCA_ACCESS_FLAG_RDMA_WRITE
-#define ATOMIC DOCA_ACCESS_FLAG_RDMA_ATOMIC
-
-static const struct op_rule rules[] = {
-	[NIC_OP_WRITE] = RULE(WRITE, false, true, CHECK_OPCODE, CHECK_RKEY, EXECUTE_WRITE),
-	[NIC_OP_WRITE_IMM] =
-	        RULE(WRITE, true, true, CHECK_OPCODE, CHECK_RESOURCES, CHECK_RKEY, EXECUTE_WRITE),
-	[NIC_OP_SEND] = RULE(0, true, true, CHECK_RESOURCES, CHECK_LENGTH, EXECUTE_SEND),
-	[NIC_OP_SEND_IMM] = RULE(0, true, true, CHECK_RESOURCES, CHECK_LENGTH, EXECUTE_SEND),
-	[NIC_OP_READ] = RULE(DOCA_ACCESS_FLAG_RDMA_READ, false, false, CHECK_OPCODE, CHECK_RKEY,
-	                     RESPOND_READ),
-	[NIC_OP_ATOMIC_FA] = RULE(ATOMIC, false, false, CHECK_OPCODE, CHECK_RKEY, RESPOND_ATOMIC),
-	[NIC_OP_ATOMIC_CS] = RULE(ATOMIC, false, false, CHECK_OPCODE, CHECK_RKEY, RESPOND_ATOMIC),
-};
-
-#undef RULE
-#undef WRITE
-#undef ATOMIC
+	if (op->flags & NIC_OPF_RECV) {
+		*at = CHECK_RESOURCES;
+		if ((res = check_resources(r)) != STEP_NEXT)
+			return res;
+		if (op->exec == NIC_EXEC_SEND) { /* the payload lands in the receive */
+			*at = CHECK_LENGTH;
+			if ((res = check_length(r)) != STEP_NEXT)
+				return res;
+		}
+	}
+	if (op->flags & NIC_OPF_RKEY) {
+		*at = CHECK_RKEY;
+		if ((res = check_rkey(r)) != STEP_NEXT)
+			return res;
+	}
+	*at = EXECUTE;
+	return execute(r);
+}
 
 /* Drops the payload of a refused request without touching target memory. */
 static void refuse(struct resp *r, enum step_result error, const char *step)
@@ -617,43 +594,18 @@ static void refuse(struct resp *r, enum step_result error, const char *step)
 	nak(qp, r->m->seq, errors[error].syndrome, errors[error].what);
 }
 
-/* Runs steps[0..n) until one does not pass (*at: that step). Inline and
- * unrolled, so that steps known at compile time are laid out straight. */
-static SDOCA_ALWAYS_INLINE enum step_result run_steps(struct resp *r, const uint8_t *steps,
-                                                      uint8_t n, enum step *at)
-{
-	enum step_result res = STEP_DONE;
-
-#pragma GCC unroll 4
-	for (uint8_t i = 0; i < n; i++) {
-		*at = (enum step)steps[i];
-		res = do_step(*at, r);
-		if (res != STEP_NEXT)
-			break;
-	}
-	return res;
-}
-
 /* Runs the request's steps; its payload is consumed unless it must wait.
  * Only requests reach here (nic_op_is_request, checked by the worker). */
 static enum step_result run(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	struct resp r = { .qp = qp, .m = m, .rule = &rules[m->opcode], .rx = rx };
+	struct resp r = { .qp = qp, .m = m, .op = nic_op(m->opcode), .rx = rx };
 	enum step_result res;
 	enum step at;
 
-	/* A write and a send, the ping-pong's requests, with their rule known
-	 * here: the steps laid out straight (unrolled; 40 instructions fewer
-	 * per write than through the loop). */
-	if (m->opcode == NIC_OP_WRITE)
-		res = run_steps(&r, rules[NIC_OP_WRITE].steps, rules[NIC_OP_WRITE].num_steps, &at);
-	else if (m->opcode == NIC_OP_SEND)
-		res = run_steps(&r, rules[NIC_OP_SEND].steps, rules[NIC_OP_SEND].num_steps, &at);
-	else
-		res = run_steps(&r, r.rule->steps, r.rule->num_steps, &at);
+	res = run_steps(&r, &at);
 	if (res == STEP_DONE || res == STEP_PLACING) {
 		qp->counters.requests_served++;
-		if (r.rule->places)
+		if (r.op->flags & NIC_OPF_PAYLOAD)
 			qp->counters.bytes_placed += m->len;
 	} else if (res >= STEP_ERR_ACCESS) {
 		refuse(&r, res, step_names[at]);

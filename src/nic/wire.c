@@ -6,49 +6,114 @@
  */
 #include <string.h>
 
+#include <doca_types.h>
+
 #include "core/bytes.h"
 #include "core/sdk_log.h"
 #include "nic/wire.h"
 
 SDOCA_LOG_MODULE(wire);
 
-const struct nic_wire_layout nic_wire_layouts[NIC_WIRE_OPCODES] = {
-	[NIC_OP_WRITE] = { "WRITE", NIC_WIRE_RDMA_EXT, 0, 0, 1 },
-	[NIC_OP_WRITE_IMM] = { "WRITE_IMM", NIC_WIRE_RDMA_EXT + 8, NIC_WIRE_RDMA_EXT, 0, 1 },
-	[NIC_OP_SEND] = { "SEND", NIC_WIRE_COMMON, 0, 0, 1 },
-	[NIC_OP_SEND_IMM] = { "SEND_IMM", NIC_WIRE_COMMON + 8, NIC_WIRE_COMMON, 0, 1 },
-	[NIC_OP_READ] = { "READ", NIC_WIRE_RDMA_EXT, 0, 0, 0 },
-	[NIC_OP_ATOMIC_FA] = { "ATOMIC_FA", NIC_WIRE_RDMA_EXT + 8, 0, 1, 0 },
-	[NIC_OP_ATOMIC_CS] = { "ATOMIC_CS", NIC_WIRE_RDMA_EXT + 16, 0, 2, 0 },
-	[NIC_OP_ACK] = { "ACK", NIC_WIRE_COMMON, 0, 0, 0 },
-	[NIC_OP_NAK] = { "NAK", NIC_WIRE_COMMON + 8, 0, 0, 0 },
-	[NIC_OP_READ_RESP] = { "READ_RESP", NIC_WIRE_COMMON, 0, 0, 1 },
-	[NIC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", NIC_WIRE_COMMON + 8, 0, 0, 0 },
-	[NIC_OP_RNR_WAIT] = { "RNR_WAIT", NIC_WIRE_COMMON, 0, 0, 0 },
-	[NIC_OP_HELLO] = { "HELLO", NIC_WIRE_COMMON, 0, 0, 0 },
-	[NIC_OP_DISCONNECT] = { "DISCONNECT", NIC_WIRE_COMMON, 0, 0, 0 },
+#define READ DOCA_ACCESS_FLAG_RDMA_READ
+#define WRITE DOCA_ACCESS_FLAG_RDMA_WRITE
+#define ATOMIC DOCA_ACCESS_FLAG_RDMA_ATOMIC
+#define REQ NIC_OPF_REQUEST
+#define ANS NIC_OPF_ANSWER
+
+/* One row per opcode: adding an opcode is a row here and, for a request,
+ * its execute step in the responder (docs/design.md). */
+const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES] = {
+	/* requests */
+	[NIC_OP_WRITE] = { .name = "WRITE",
+	                   .size = NIC_WIRE_RDMA_EXT,
+	                   .flags = REQ | NIC_OPF_RKEY | NIC_OPF_PAYLOAD,
+	                   .answer = NIC_OP_ACK,
+	                   .exec = NIC_EXEC_WRITE,
+	                   .access = WRITE },
+	[NIC_OP_WRITE_IMM] = { .name = "WRITE_IMM",
+	                       .size = NIC_WIRE_RDMA_EXT + 8,
+	                       .flags = REQ | NIC_OPF_RKEY | NIC_OPF_PAYLOAD | NIC_OPF_RECV,
+	                       .imm_at = NIC_WIRE_RDMA_EXT,
+	                       .answer = NIC_OP_ACK,
+	                       .exec = NIC_EXEC_WRITE,
+	                       .recv_kind = NIC_RECV_WRITE_IMM,
+	                       .access = WRITE },
+	[NIC_OP_SEND] = { .name = "SEND",
+	                  .size = NIC_WIRE_COMMON,
+	                  .flags = REQ | NIC_OPF_PAYLOAD | NIC_OPF_RECV,
+	                  .answer = NIC_OP_ACK,
+	                  .exec = NIC_EXEC_SEND,
+	                  .recv_kind = NIC_RECV_SEND },
+	[NIC_OP_SEND_IMM] = { .name = "SEND_IMM",
+	                      .size = NIC_WIRE_COMMON + 8,
+	                      .flags = REQ | NIC_OPF_PAYLOAD | NIC_OPF_RECV,
+	                      .imm_at = NIC_WIRE_COMMON,
+	                      .answer = NIC_OP_ACK,
+	                      .exec = NIC_EXEC_SEND,
+	                      .recv_kind = NIC_RECV_SEND_IMM },
+	[NIC_OP_READ] = { .name = "READ",
+	                  .size = NIC_WIRE_RDMA_EXT,
+	                  .flags = REQ | NIC_OPF_RKEY,
+	                  .answer = NIC_OP_READ_RESP,
+	                  .exec = NIC_EXEC_READ,
+	                  .access = READ },
+	[NIC_OP_ATOMIC_FA] = { .name = "ATOMIC_FA",
+	                       .size = NIC_WIRE_RDMA_EXT + 8,
+	                       .flags = REQ | NIC_OPF_RKEY | NIC_OPF_ATOMIC,
+	                       .operands = 1,
+	                       .answer = NIC_OP_ATOMIC_RESP,
+	                       .exec = NIC_EXEC_ATOMIC,
+	                       .access = ATOMIC },
+	[NIC_OP_ATOMIC_CS] = { .name = "ATOMIC_CS",
+	                       .size = NIC_WIRE_RDMA_EXT + 16,
+	                       .flags = REQ | NIC_OPF_RKEY | NIC_OPF_ATOMIC,
+	                       .operands = 2,
+	                       .answer = NIC_OP_ATOMIC_RESP,
+	                       .exec = NIC_EXEC_ATOMIC,
+	                       .access = ATOMIC },
+	/* answers */
+	[NIC_OP_ACK] = { .name = "ACK", .size = NIC_WIRE_COMMON, .flags = ANS },
+	[NIC_OP_NAK] = { .name = "NAK",
+	                 .size = NIC_WIRE_COMMON + 8,
+	                 .flags = ANS | NIC_OPF_SYNDROME },
+	[NIC_OP_READ_RESP] = { .name = "READ_RESP",
+	                       .size = NIC_WIRE_COMMON,
+	                       .flags = ANS | NIC_OPF_PAYLOAD },
+	[NIC_OP_ATOMIC_RESP] = { .name = "ATOMIC_RESP",
+	                         .size = NIC_WIRE_COMMON + 8,
+	                         .flags = ANS | NIC_OPF_VALUE },
+	[NIC_OP_RNR_WAIT] = { .name = "RNR_WAIT", .size = NIC_WIRE_COMMON, .flags = ANS },
+	/* connection */
+	[NIC_OP_HELLO] = { .name = "HELLO", .size = NIC_WIRE_COMMON },
+	[NIC_OP_DISCONNECT] = { .name = "DISCONNECT", .size = NIC_WIRE_COMMON },
 };
+
+#undef READ
+#undef WRITE
+#undef ATOMIC
+#undef REQ
+#undef ANS
 
 _Static_assert(NIC_WIRE_RDMA_EXT + 16 + NIC_WIRE_ACK_EXT <= NIC_WIRE_MAX_HDR,
                "largest header must fit NIC_WIRE_MAX_HDR");
 
-static const struct nic_wire_layout *layout_of(uint8_t opcode)
+static const struct nic_opcode_info *layout_of(uint8_t opcode)
 {
-	if (opcode >= NIC_WIRE_OPCODES || nic_wire_layouts[opcode].size == 0)
+	if (opcode >= NIC_WIRE_OPCODES || !nic_opcodes[opcode].name)
 		return NULL;
-	return &nic_wire_layouts[opcode];
+	return &nic_opcodes[opcode];
 }
 
 size_t nic_wire_header_size(uint8_t opcode)
 {
-	const struct nic_wire_layout *l = layout_of(opcode);
+	const struct nic_opcode_info *l = layout_of(opcode);
 
 	return l ? l->size : 0;
 }
 
 const char *nic_opcode_name(uint8_t opcode)
 {
-	const struct nic_wire_layout *l = layout_of(opcode);
+	const struct nic_opcode_info *l = layout_of(opcode);
 
 	return l ? l->name : "UNKNOWN";
 }
@@ -56,7 +121,7 @@ const char *nic_opcode_name(uint8_t opcode)
 doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len, struct nic_msg *m)
 {
 	const uint8_t *p = hdr;
-	const struct nic_wire_layout *l;
+	const struct nic_opcode_info *l;
 	uint16_t flags;
 	size_t size;
 
@@ -70,7 +135,7 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (!l)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
 	flags = sdoca_get_le16(p + 2);
-	if (flags != 0 && (flags != NIC_FLAG_ACK || !nic_op_is_request(p[1])))
+	if (flags != 0 && (flags != NIC_FLAG_ACK || !(l->flags & NIC_OPF_REQUEST)))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
 		           flags);
 	size = l->size + (flags ? NIC_WIRE_ACK_EXT : 0);
@@ -89,14 +154,14 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (m->len > NIC_MAX_MESSAGE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s of %u bytes exceeds the 2 GiB limit",
 		           l->name, m->len);
-	if (l->payload ? payload_len != m->len : payload_len != 0)
+	if ((l->flags & NIC_OPF_PAYLOAD) ? payload_len != m->len : payload_len != 0)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s declares %u bytes but carries a payload of %zu", l->name, m->len,
 		           payload_len);
-	if ((m->opcode == NIC_OP_ATOMIC_FA || m->opcode == NIC_OP_ATOMIC_CS) && m->len != 8)
+	if ((l->flags & NIC_OPF_ATOMIC) && m->len != 8)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes (atomics are 8 bytes)",
 		           l->name, m->len);
-	if (nic_op_has_rkey(m->opcode)) {
+	if (l->flags & NIC_OPF_RKEY) {
 		sdoca_key_decode(p + NIC_WIRE_COMMON, &m->key);
 		m->raddr = sdoca_get_le64(p + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE);
 	} else {
@@ -111,13 +176,13 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	m->operand2 = l->operands == 2 ? sdoca_get_le64(p + NIC_WIRE_RDMA_EXT + 8) : 0;
 	m->syndrome = 0;
 	m->value = 0;
-	if (m->opcode == NIC_OP_NAK) {
+	if (l->flags & NIC_OPF_SYNDROME) {
 		m->syndrome = sdoca_get_le32(p + NIC_WIRE_COMMON);
 		if (m->syndrome < NIC_SYN_REMOTE_ACCESS || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "NAK with unknown syndrome %u",
 			           m->syndrome);
 	}
-	if (m->opcode == NIC_OP_ATOMIC_RESP)
+	if (l->flags & NIC_OPF_VALUE)
 		m->value = sdoca_get_le64(p + NIC_WIRE_COMMON);
 	return DOCA_SUCCESS;
 }

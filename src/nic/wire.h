@@ -90,32 +90,77 @@ struct nic_msg {
 	uint32_t ack_seq;
 };
 
-static inline int nic_op_is_request(uint8_t op)
-{
-	return op >= NIC_OP_WRITE && op <= NIC_OP_ATOMIC_CS;
-}
-
-static inline int nic_op_has_rkey(uint8_t op)
-{
-	return op == NIC_OP_WRITE || op == NIC_OP_WRITE_IMM || op == NIC_OP_READ ||
-	       op == NIC_OP_ATOMIC_FA || op == NIC_OP_ATOMIC_CS;
-}
-
 #define NIC_WIRE_COMMON 24                                            /* common part */
 #define NIC_WIRE_RDMA_EXT (NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE + 8) /* + key, address */
 #define NIC_WIRE_ACK_EXT 8 /* a piggybacked ACK: sequence + padding */
 #define NIC_WIRE_OPCODES (NIC_OP_DISCONNECT + 1)
 
-/* Where an opcode's fields sit, and its header size (0: no such opcode). */
-struct nic_wire_layout {
-	const char *name;
-	uint8_t size;
-	uint8_t imm_at;   /* 0: none */
-	uint8_t operands; /* atomic operands after the RDMA extension */
-	uint8_t payload;  /* 1: the length field is the payload length */
+/* What an opcode is. */
+enum nic_op_flags {
+	NIC_OPF_REQUEST = 1 << 0,  /* a requester sends it, the responder executes it */
+	NIC_OPF_ANSWER = 1 << 1,   /* a responder's answer to a request */
+	NIC_OPF_RKEY = 1 << 2,     /* carries a remote key and address */
+	NIC_OPF_PAYLOAD = 1 << 3,  /* the length field is that of a payload that follows */
+	NIC_OPF_ATOMIC = 1 << 4,   /* 8 aligned bytes, changed with CPU atomics */
+	NIC_OPF_RECV = 1 << 5,     /* consumes a posted receive */
+	NIC_OPF_SYNDROME = 1 << 6, /* carries a NAK syndrome */
+	NIC_OPF_VALUE = 1 << 7,    /* carries an atomic's original value */
 };
 
-extern const struct nic_wire_layout nic_wire_layouts[NIC_WIRE_OPCODES];
+/* How the responder executes a request (after its checks). */
+enum nic_exec {
+	NIC_EXEC_NONE,
+	NIC_EXEC_WRITE,  /* the payload lands at the remote address */
+	NIC_EXEC_SEND,   /* the payload lands in the receive it consumes */
+	NIC_EXEC_READ,   /* target bytes leave in a read response */
+	NIC_EXEC_ATOMIC, /* fetch-add or compare-swap, answered with the original value */
+};
+
+/* What a receive reports when a request consumed it. */
+enum nic_recv_kind {
+	NIC_RECV_SEND,
+	NIC_RECV_SEND_IMM,
+	NIC_RECV_WRITE_IMM,
+};
+
+/* Everything about an opcode, in one row of nic_opcodes[] (wire.c): its
+ * header layout, its traits, and for a request what answers it, how the
+ * responder executes it and what the connection must allow. The
+ * requester, responder, completer and decoder read their rules here. */
+struct nic_opcode_info {
+	const char *name;  /* for logs and traces; NULL: no such opcode */
+	uint8_t size;      /* header bytes without a piggybacked ACK */
+	uint8_t flags;     /* enum nic_op_flags */
+	uint8_t imm_at;    /* offset of the immediate data, 0: none */
+	uint8_t operands;  /* atomic operands after the RDMA extension */
+	uint8_t answer;    /* request: the answer that completes it */
+	uint8_t exec;      /* request: enum nic_exec */
+	uint8_t recv_kind; /* NIC_OPF_RECV: enum nic_recv_kind */
+	uint32_t access;   /* request: DOCA_ACCESS_FLAG_RDMA_* it needs (0: none) */
+};
+
+extern const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES];
+
+/* The opcode's row; op must be an opcode this side sent or decoded. */
+static inline const struct nic_opcode_info *nic_op(uint8_t op)
+{
+	return &nic_opcodes[op];
+}
+
+static inline bool nic_op_is_request(uint8_t op)
+{
+	return (nic_opcodes[op].flags & NIC_OPF_REQUEST) != 0;
+}
+
+static inline bool nic_op_has_rkey(uint8_t op)
+{
+	return (nic_opcodes[op].flags & NIC_OPF_RKEY) != 0;
+}
+
+static inline bool nic_op_has_payload(uint8_t op)
+{
+	return (nic_opcodes[op].flags & NIC_OPF_PAYLOAD) != 0;
+}
 
 /* Encodes m (a valid opcode: this side's own message) into out; returns the
  * header size. Inline because every request is encoded on the submit path:
@@ -123,8 +168,8 @@ extern const struct nic_wire_layout nic_wire_layouts[NIC_WIRE_OPCODES];
  * request with it). */
 static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
 {
-	const struct nic_wire_layout *l = &nic_wire_layouts[m->opcode];
-	bool ack = m->has_ack && nic_op_is_request(m->opcode);
+	const struct nic_opcode_info *l = nic_op(m->opcode);
+	bool ack = m->has_ack && (l->flags & NIC_OPF_REQUEST);
 
 	/* The whole buffer, a constant size: a few vector stores, no call. */
 	memset(out, 0, NIC_WIRE_MAX_HDR);
@@ -138,7 +183,7 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 	sdoca_put_le32(out + 8, m->seq);
 	sdoca_put_le32(out + 12, m->len);
 	sdoca_put_le64(out + 16, m->token);
-	if (nic_op_has_rkey(m->opcode)) {
+	if (l->flags & NIC_OPF_RKEY) {
 		sdoca_key_encode(&m->key, out + NIC_WIRE_COMMON);
 		sdoca_put_le64(out + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE, m->raddr);
 	}
@@ -148,9 +193,9 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 		sdoca_put_le64(out + NIC_WIRE_RDMA_EXT, m->operand1);
 	if (l->operands == 2)
 		sdoca_put_le64(out + NIC_WIRE_RDMA_EXT + 8, m->operand2);
-	if (m->opcode == NIC_OP_NAK)
+	if (l->flags & NIC_OPF_SYNDROME)
 		sdoca_put_le32(out + NIC_WIRE_COMMON, m->syndrome);
-	if (m->opcode == NIC_OP_ATOMIC_RESP)
+	if (l->flags & NIC_OPF_VALUE)
 		sdoca_put_le64(out + NIC_WIRE_COMMON, m->value);
 	return l->size + (ack ? NIC_WIRE_ACK_EXT : 0);
 }
