@@ -16,7 +16,7 @@
 #include <doca_mmap.h>
 
 #include "core/compiler.h"
-#include "nic/keys.h"
+#include "core/keys.h"
 
 /* Body of an mmap export blob, format version 1 (see docs/wire.md). */
 #define SDOCA_MMAP_BLOB_BODY 64

@@ -7,7 +7,7 @@
 #include <doca_version.h>
 #include <softdoca.h>
 
-#include "nic/keys.h"
+#include "core/keys.h"
 
 DOCA_EXPERIMENTAL const char *doca_version_runtime(void)
 {

@@ -30,7 +30,7 @@
 #include <doca_error.h>
 #include <softdoca.h>
 
-#include "nic/keys.h"
+#include "core/keys.h"
 #include "nic/wire.h"
 #include "transport/xport.h"
 

@@ -33,7 +33,7 @@
 #include <doca_error.h>
 
 #include "core/bytes.h"
-#include "nic/keys.h"
+#include "core/keys.h"
 
 #define NIC_WIRE_VERSION 1
 #define NIC_WIRE_MAX_HDR 72

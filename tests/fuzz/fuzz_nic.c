@@ -27,7 +27,7 @@
 
 #include "core/bytes.h"
 #include "core/mmap.h"
-#include "nic/keys.h"
+#include "core/keys.h"
 #include "nic/nic.h"
 #include "rdma/rdma.h"
 #include "unit/fake_transport.h"

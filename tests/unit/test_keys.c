@@ -8,7 +8,7 @@
 
 #include <doca_types.h>
 
-#include "nic/keys.h"
+#include "core/keys.h"
 #include "unit/testing.h"
 
 static struct sdoca_key_region region_of(uint64_t addr, uint64_t len)

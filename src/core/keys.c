@@ -28,7 +28,7 @@
 
 #include "core/bytes.h"
 #include "core/sdk_log.h"
-#include "nic/keys.h"
+#include "core/keys.h"
 
 SDOCA_LOG_MODULE(keys);
 

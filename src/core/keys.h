@@ -11,8 +11,8 @@
  * quiesce hook waits out), and revoking a key waits until no one does, so
  * once doca_mmap_stop/destroy returns no remote access touches the memory.
  */
-#ifndef SDOCA_NIC_KEYS_H_
-#define SDOCA_NIC_KEYS_H_
+#ifndef SDOCA_CORE_KEYS_H_
+#define SDOCA_CORE_KEYS_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -80,4 +80,4 @@ static inline void sdoca_key_decode(const uint8_t in[SDOCA_KEY_WIRE_SIZE], struc
 	key->tag_lo = sdoca_get_le64(in + 8);
 }
 
-#endif /* SDOCA_NIC_KEYS_H_ */
+#endif /* SDOCA_CORE_KEYS_H_ */
