@@ -18,11 +18,8 @@
  * over first - and the connection fails once every request up to the
  * refused one has completed, so completions keep submission order.
  *
- * An ACK piggybacked on the peer's request is applied after this side's next
- * request has left, or at the next progress: a ping-pong's reply then leaves
- * before the completion work of the request it answers (as a NIC places
- * data and sends before the host reaps its completions). Whatever else
- * touches the requests applies it first.
+ * An ACK piggybacked on the peer's request is applied later (ack.c); whatever
+ * else touches the requests applies it first.
  */
 #include <string.h>
 
@@ -51,32 +48,37 @@ doca_error_t nic_syndrome_status(uint32_t syndrome)
 /* An answer for a request after the one the peer refused (a broken peer). */
 static bool after_refused(const struct nic_qp *qp, uint32_t seq)
 {
-	return qp->nak_pending && nic_seq_after(seq, qp->nak_seq);
+	return qp->req.nak_pending && nic_seq_after(seq, qp->req.nak_seq);
 }
 
 /* Every request up to the refused one has completed: the connection fails
  * (the requests after it are flushed). */
 static void refusal_over(struct nic_qp *qp)
 {
-	qp->nak_pending = false;
+	qp->req.nak_pending = false;
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, "the responder refused a request");
 }
 
+/* Completes the requests at the head that are over. Each drops its
+ * reference on the QP after the loop (the last may free it). */
 static void complete_in_order(struct nic_qp *qp)
 {
+	struct nic_req *req = &qp->req;
 	struct nic_wqe *wqe;
+	uint32_t completed = 0;
 
-	while ((wqe = qp->inflight_head) && wqe->answered && wqe->outstanding == 0) {
-		qp->inflight_head = wqe->next;
-		if (!qp->inflight_head)
-			qp->inflight_tail = NULL;
-		qp->num_inflight--;
+	while ((wqe = STAILQ_FIRST(&req->inflight)) && wqe->answered && wqe->outstanding == 0) {
+		STAILQ_REMOVE_HEAD(&req->inflight, link);
+		req->num_inflight--;
 		qp->counters.requests_completed++;
 		wqe->done(wqe, wqe->status);
+		completed++;
 	}
-	if (SDOCA_UNLIKELY(qp->nak_pending) &&
-	    (!qp->inflight_head || nic_seq_after(qp->inflight_head->seq, qp->nak_seq)))
+	if (SDOCA_UNLIKELY(req->nak_pending) &&
+	    (!(wqe = STAILQ_FIRST(&req->inflight)) || nic_seq_after(wqe->seq, req->nak_seq)))
 		refusal_over(qp);
+	if (completed)
+		nic_qp_put_n(qp, completed);
 }
 
 struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe)
@@ -108,8 +110,7 @@ static void transport_done(void *arg, doca_error_t status)
 	if (status != DOCA_SUCCESS && wqe->status == DOCA_SUCCESS)
 		wqe->status = status;
 	nic_comp_slot_done(slot);
-	complete_in_order(qp);
-	nic_qp_maybe_free(qp); /* the last thing a destroyed QP waited for */
+	complete_in_order(qp); /* may free a destroyed QP: the last thing it waited for */
 }
 
 void nic_comp_sent(void *slot, doca_error_t status)
@@ -119,28 +120,31 @@ void nic_comp_sent(void *slot, doca_error_t status)
 
 void nic_comp_abandon(struct nic_qp *qp, doca_error_t status)
 {
-	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next)
-		for (int i = 0; i < 2; i++) {
-			struct nic_xslot *slot = &wqe->xslot[i];
+	struct nic_wqe *wqe;
 
-			if (!slot->busy)
-				continue;
-			if (slot->op)
-				xport_op_abandon(slot->op);
-			/* Its answer came, its data did not: not a success. (A send
-			 * given up after its answer came did its work.) */
-			if (slot->incoming && wqe->status == DOCA_SUCCESS)
-				wqe->status = status;
-			nic_comp_slot_done(slot);
-		}
+	STAILQ_FOREACH(wqe, &qp->req.inflight, link)
+	for (int i = 0; i < 2; i++) {
+		struct nic_xslot *slot = &wqe->xslot[i];
+
+		if (!slot->busy)
+			continue;
+		if (slot->op)
+			xport_op_abandon(slot->op);
+		/* Its answer came, its data did not: not a success. (A send
+		 * given up after its answer came did its work.) */
+		if (slot->incoming && wqe->status == DOCA_SUCCESS)
+			wqe->status = status;
+		nic_comp_slot_done(slot);
+	}
 }
 
 static struct nic_wqe *oldest_unanswered(struct nic_qp *qp)
 {
-	struct nic_wqe *wqe = qp->inflight_head;
+	struct nic_wqe *wqe;
 
-	while (wqe && wqe->answered)
-		wqe = wqe->next;
+	STAILQ_FOREACH(wqe, &qp->req.inflight, link)
+	if (!wqe->answered)
+		break;
 	return wqe;
 }
 
@@ -177,10 +181,12 @@ static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *
 /* The request in flight with this sequence number, NULL if none. */
 static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
 {
-	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next)
-		if (wqe->seq == seq)
-			return wqe;
-	return NULL;
+	struct nic_wqe *wqe;
+
+	STAILQ_FOREACH(wqe, &qp->req.inflight, link)
+	if (wqe->seq == seq)
+		break;
+	return wqe;
 }
 
 /* Cumulative: every request up to seq is done at the responder. Reads and
@@ -188,13 +194,13 @@ static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
  * or an ACK that an earlier-sent, later-delivered one repeats, is no news. */
 void nic_comp_ack(struct nic_qp *qp, uint32_t seq)
 {
-	if (nic_seq_after(seq, qp->next_seq - 1) || after_refused(qp, seq)) {
+	if (nic_seq_after(seq, qp->req.next_seq - 1) || after_refused(qp, seq)) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "an ACK for a request never sent, or refused");
 		return;
 	}
 	for (struct nic_wqe *wqe = oldest_unanswered(qp); wqe && !nic_seq_after(wqe->seq, seq);
-	     wqe = wqe->next) {
+	     wqe = STAILQ_NEXT(wqe, link)) {
 		if (wqe->answered || !matches(wqe, NIC_OP_ACK))
 			continue;
 		wqe->answered = true;
@@ -228,8 +234,8 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	case NIC_OP_NAK:
 		qp->counters.naks_received++;
 		wqe->status = nic_syndrome_status(m->syndrome);
-		qp->nak_pending = true;
-		qp->nak_seq = m->seq;
+		qp->req.nak_pending = true;
+		qp->req.nak_seq = m->seq;
 		nic_comp_ack(qp, m->seq - 1); /* completes what it can, in order */
 		return false;
 	case NIC_OP_READ_RESP:
@@ -245,26 +251,13 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	return false;
 }
 
-void nic_comp_defer_ack(struct nic_qp *qp, uint32_t seq)
-{
-	if (!qp->acked_pending || nic_seq_after(seq, qp->acked_seq))
-		qp->acked_seq = seq;
-	qp->acked_pending = true;
-	nic_worker_list_acks(qp);
-}
-
-void nic_comp_settle(struct nic_qp *qp)
-{
-	if (!qp->acked_pending)
-		return;
-	qp->acked_pending = false;
-	nic_comp_ack(qp, qp->acked_seq);
-}
-
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status)
 {
-	nic_comp_settle(qp); /* what the peer acknowledged succeeded */
-	for (struct nic_wqe *wqe = qp->inflight_head; wqe; wqe = wqe->next) {
+	struct nic_wqe *wqe;
+
+	nic_ack_settle(qp); /* what the peer acknowledged succeeded */
+	STAILQ_FOREACH(wqe, &qp->req.inflight, link)
+	{
 		if (wqe->answered)
 			continue;
 		wqe->answered = true;
@@ -281,7 +274,7 @@ void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	struct nic_wqe *wqe;
 	uint64_t allowance_ms, deadline;
 
-	nic_comp_settle(qp);
+	nic_ack_settle(qp);
 	wqe = oldest_unanswered(qp);
 	if (!wqe || qp->state != NIC_QP_RTS)
 		return;
@@ -291,12 +284,12 @@ void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	 * the request waits for it while it lives; a finite count adds its
 	 * retries. The responder refuses what waited longer (nic_resp_connected),
 	 * so both sides agree on whether the request happened. */
-	if (!qp->peer_up) {
+	if (!qp->peer.up) {
 		if (qp->attr.rnr_retry == NIC_RNR_INFINITE)
 			return;
 		allowance_ms += (uint64_t)(qp->attr.rnr_retry + 1) * NIC_RNR_TIMER_NS / 1000000u;
 	}
-	deadline = qp->last_heard_ns + allowance_ms * 1000000u;
+	deadline = qp->peer.last_heard_ns + allowance_ms * 1000000u;
 	if (now_ns < deadline) {
 		if (deadline < *next_ns)
 			*next_ns = deadline;

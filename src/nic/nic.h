@@ -4,14 +4,20 @@
  *
  * The soft NIC: reliable-connected queue pairs over the transport.
  *
+ *   wire.c       message headers and the opcode table (every opcode's traits)
  *   requester.c  turns work requests into request messages, in sequence
- *   responder.c  the target: checks every request, executes it, answers
+ *   responder.c  the target: checks every request and executes it
+ *   resp_queue.c ... in sequence: requests held for their turn, a receive
+ *                (RNR) or the connection; the RNR timers
+ *   landing.c    ... payloads still landing, read responses still leaving,
+ *                and a refusal (NAK) that waits for them
+ *   ack.c        coalesced acknowledgements, sent and received
  *   completer.c  matches answers to requests, completes them in order
- *   qp.c         queue pairs: connect info, connect, errors, teardown
- *   worker.c     a transport worker shared by the QPs of one PE and device
+ *   srq.c        the shared receive queue of an RDMA context
+ *   qp.c         queue pairs: connect info, connect, errors, life, teardown
+ *   worker.c     a transport worker shared by the QPs of one PE and device;
+ *                message dispatch; watching peer processes
  *   service.c    the thread that progresses workers the application does not
- *   wire.c       message headers
- *   keys.c       the memory-key table (linked into libdoca_common)
  *
  * Locking: every QP, SRQ and work request belongs to one worker, and all of
  * their state changes under that worker's lock, whichever thread (the
@@ -24,6 +30,7 @@
 
 #include <sched.h>
 #include <stdatomic.h>
+#include <sys/queue.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -103,19 +110,20 @@ struct nic_wqe {
 	struct nic_xslot xslot[2];
 	bool answered;
 	doca_error_t status;
-	struct nic_wqe *next;
+	STAILQ_ENTRY(nic_wqe) link; /* in its QP's requests in flight, or its SRQ */
 	uint8_t hdr[NIC_WIRE_MAX_HDR];
 };
+
+STAILQ_HEAD(nic_wqe_list, nic_wqe);
 
 /* A shared receive queue: the receives of one RDMA context, consumed by the
  * sends and writes-with-immediate of all its connections in posting order. */
 struct nic_srq {
 	struct nic_worker *worker;
-	struct nic_wqe *head;
-	struct nic_wqe *tail;
+	struct nic_wqe_list recvs; /* posted, in posting order */
 	uint32_t count;
 	uint32_t capacity;
-	struct nic_qp *waiters; /* QPs whose next request waits for a receive */
+	TAILQ_HEAD(, nic_qp) waiters; /* QPs whose next request waits for a receive */
 };
 
 enum nic_qp_state {
@@ -148,7 +156,81 @@ static inline bool nic_seq_after(uint32_t a, uint32_t b)
 struct nic_held {
 	struct nic_msg msg;
 	struct xport_rx rx;
-	struct nic_held *next;
+	STAILQ_ENTRY(nic_held) link;
+};
+
+STAILQ_HEAD(nic_held_list, nic_held);
+STAILQ_HEAD(nic_landing_queue, nic_landing);
+LIST_HEAD(nic_landing_set, nic_landing);
+
+/* The other end of a QP. */
+struct nic_peer {
+	uint32_t wire_id;
+	uint64_t token;
+	uint64_t node;
+	uint32_t pid;
+	uint8_t rnr_retry;
+	int pidfd; /* a same-host peer's process, watched (worker.c); else -1 */
+	/* It has connected its side (its first message came): until then
+	 * requests wait for it as for a receive (RNR), not for a timeout. */
+	bool up;
+	/* The transport reported it gone: acted on once every message it sent
+	 * before has been read (nic_worker_settle_losses). */
+	bool lost;
+	/* Heard from it (or a request started waiting) since the last timer
+	 * look, which then sets last_heard_ns: no clock read per message. The
+	 * timeout may so start up to one look (~1 ms) late, never early. */
+	bool heard;
+	uint64_t last_heard_ns;
+};
+
+/* Requester and completer: this side's requests. */
+struct nic_req {
+	uint32_t next_seq;
+	struct nic_wqe_list inflight; /* in sequence order */
+	uint32_t num_inflight;
+	/* The peer refused request nak_seq: the connection fails once every
+	 * request up to it has completed (completer.c). */
+	bool nak_pending;
+	uint32_t nak_seq;
+};
+
+/* Responder: the peer's requests. */
+struct nic_resp {
+	uint32_t expected_seq;
+	struct nic_held_list held;  /* their turn came; waiting to run (resp_queue.c) */
+	struct nic_held_list early; /* came before their turn, by sequence */
+	uint32_t num_held;          /* in both */
+	/* A refused request whose NAK waits for the transfers before it
+	 * (landing.c): why (the responder's error class; 0 while none waits),
+	 * and which. Later requests are dropped meanwhile. */
+	uint8_t refusal;
+	uint32_t refusal_seq;
+	uint32_t placing;                 /* payloads landing, or landed and not yet in order */
+	struct nic_landing_queue landing; /* ... in sequence order */
+	struct nic_landing_set moving;    /* every transfer in flight (landing and leaving) */
+	uint64_t read_bytes_leaving;      /* bytes of read responses the transport still sends */
+	uint32_t reads_leaving;           /* read responses the transport still sends */
+	bool waiting_recv;                /* on srq->waiters */
+	TAILQ_ENTRY(nic_qp) waiter;
+	uint64_t rnr_since_ns;
+	uint64_t rnr_notice_ns;
+	uint64_t unconnected_since_ns; /* requests held before connect since then */
+};
+
+/* Coalesced acknowledgements, both ways (ack.c). */
+struct nic_ack {
+	/* The peer's requests up to seq are done, not yet acknowledged. */
+	bool pending;
+	uint32_t seq;
+	/* An ACK of this side's requests up to peer_seq rode on a request of the
+	 * peer's and is not applied yet: after this side's next request leaves,
+	 * or at the next progress, and before anything else touches the
+	 * requests. */
+	bool peer_pending;
+	uint32_t peer_seq;
+	bool listed; /* on worker->acks (pending and peer_pending may be clear since) */
+	SLIST_ENTRY(nic_qp) link;
 };
 
 struct nic_qp {
@@ -160,71 +242,21 @@ struct nic_qp {
 	enum nic_qp_state state;
 	doca_error_t error_status; /* what flushes requests once in NIC_QP_ERROR */
 	struct xport_ep *ep;
-	/* the peer */
-	uint32_t peer_wire_id;
-	uint64_t peer_token;
-	uint64_t peer_node;
-	uint32_t peer_pid;
-	uint8_t peer_rnr_retry;
-	int pidfd;
-	/* requester */
-	uint32_t next_seq;
-	struct nic_wqe *inflight_head;
-	struct nic_wqe *inflight_tail;
-	uint32_t num_inflight;
-	/* The peer refused request nak_seq: the connection fails once every
-	 * request up to it has completed (completer.c). */
-	bool nak_pending;
-	uint32_t nak_seq;
-	uint64_t last_heard_ns;
-	/* The peer has connected its side (its first message came): until then
-	 * requests wait for it as for a receive (RNR), not for a timeout. */
-	bool peer_up;
-	/* The transport reported the peer gone: acted on once every message the
-	 * peer sent before has been read (nic_worker_settle_losses). */
-	bool lost_pending;
-	/* Heard from the peer (or a request started waiting) since the last timer
-	 * look, which then sets last_heard_ns: no clock read per message. The
-	 * timeout may so start up to one look (~1 ms) late, never early. */
-	bool heard;
-	/* responder */
-	uint32_t expected_seq;
-	struct nic_held *held_head;
-	struct nic_held *held_tail;
-	uint32_t num_held;
-	struct nic_held *early; /* requests that came before their turn, by sequence */
-	/* A refused request whose NAK waits for the transfers before it
-	 * (responder.c): why (the responder's error class; 0 while none waits),
-	 * and which. Later requests are dropped meanwhile. */
-	uint8_t refusal;
-	uint32_t refusal_seq;
-	bool ack_pending; /* requests up to ack_seq are done, not yet acknowledged */
-	uint32_t ack_seq;
-	/* A piggybacked ACK of this side's requests up to acked_seq, not applied
-	 * yet (completer.c: applied after this side's next request leaves, or at
-	 * the next progress; before anything else touches the requests). */
-	bool acked_pending;
-	uint32_t acked_seq;
-	/* on worker->ack_list (ack_pending and acked_pending may be cleared since) */
-	bool on_ack_list;
-	struct nic_qp *ack_next;
-	uint32_t placing; /* payloads landing (or landed, not yet acknowledged in order) */
-	struct nic_landing *placing_head, *placing_tail; /* ... in sequence order */
-	uint64_t read_bytes_leaving;  /* bytes of read responses the transport still sends */
-	uint32_t reads_leaving;       /* read responses the transport still sends */
-	struct nic_landing *landings; /* responder transport operations in flight */
-	bool waiting_recv;            /* on srq->waiters */
-	struct nic_qp *next_waiter;
-	uint64_t rnr_since_ns;
-	uint64_t rnr_notice_ns;
-	uint64_t unconnected_since_ns; /* requests held before connect since then */
+	struct nic_peer peer;
+	struct nic_req req;
+	struct nic_resp resp;
+	struct nic_ack ack;
 	struct softdoca_rdma_counters counters;
-	/* life */
-	uint32_t outstanding; /* responder transport operations referring to the QP */
-	bool detached;        /* the owner is gone: free once nothing refers to it */
+	/* Life (nic_qp_get/put): one reference for the owner until destroy, one
+	 * for each request in flight and each transfer of the responder's; the
+	 * QP is freed when the last goes. */
+	uint32_t refs;
+	bool detached; /* the owner destroyed it */
 	void *owner;
 	const struct nic_qp_events *events;
 };
+
+SLIST_HEAD(nic_qp_list, nic_qp);
 
 /* --- worker.c --- */
 
@@ -245,13 +277,15 @@ struct nic_worker {
 	uint32_t spins_skipped;    /* ... serves without it since it decayed to nothing */
 	_Atomic bool app_sleeping; /* the application armed its PE and waits */
 	/* QPs that deferred an ACK since the last flush: a flush visits only
-	 * them, not every QP slot (140 instructions per message with 32 slots). */
-	struct nic_qp *ack_list;
+	 * them, not every QP slot. A QP leaves it when flushed, or when it has
+	 * nothing deferred any more and is first (where one connection's QP
+	 * always is: the cheapest test). */
+	struct nic_qp_list acks;
 	/* The service thread sleeps until the transport wakes it (no 1 ms look):
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
-	bool losses_pending; /* a QP has lost_pending set */
-	struct nic_worker *next;
+	bool losses_pending;         /* a QP's peer.lost is set */
+	LIST_ENTRY(nic_worker) link; /* in the process's workers */
 };
 
 doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker);
@@ -263,18 +297,18 @@ void nic_worker_app_sleeps(struct nic_worker *worker);
 /* Runs time-based work (timeouts, RNR notices); lock held. Returns the next
  * deadline in ns (UINT64_MAX when none). */
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
-/* Sends every deferred ACK of the worker's QPs (lock held). */
-void nic_worker_flush_acks(struct nic_worker *worker);
-/* The QP has an ACK to send or to apply: the next flush visits it (lock held). */
-void nic_worker_list_acks(struct nic_qp *qp);
-/* The QP has neither any more: off the flush list if that is cheap (lock held). */
-void nic_worker_unlist_acks(struct nic_qp *qp);
 /* Reads every message that has arrived, then acts on peers the transport
  * reported gone and (peers true) on same-host peers whose process exited:
  * a peer's death counts only after what it sent before dying (lock held). */
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
 /* The QP with this wire id and token, or NULL (lock held). */
 struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
+/* This kernel and PID namespace (a peer with the same can be watched). */
+void nic_host_identity(uint8_t boot_id[16], uint64_t *pidns);
+/* Watches a same-host peer's process (pidfd), so its death is noticed at
+ * once; and stops watching it. */
+void nic_worker_watch_peer(struct nic_qp *qp);
+void nic_worker_unwatch_peer(struct nic_qp *qp);
 
 /* The worker lock is held for short stretches (a progress pass, a submit,
  * a connect) by the application and the service thread. A spinlock, because
@@ -334,23 +368,47 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 void nic_qp_peer_lost(struct nic_qp *qp, const char *how);
 /* Sends a header-only control or reply message. */
 void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m);
-/* A transport operation of the responder referring to the QP started/ended. */
-void nic_qp_hold(struct nic_qp *qp);
-void nic_qp_release(struct nic_qp *qp);
-/* Frees a detached QP once nothing refers to it any more. */
-void nic_qp_maybe_free(struct nic_qp *qp);
+/* A reference to the QP taken and dropped (lock held); the last frees it. */
+void nic_qp_free(struct nic_qp *qp);
+static inline void nic_qp_get(struct nic_qp *qp)
+{
+	qp->refs++;
+}
+static inline void nic_qp_put_n(struct nic_qp *qp, uint32_t n)
+{
+	qp->refs -= n;
+	if (qp->refs == 0)
+		nic_qp_free(qp);
+}
+static inline void nic_qp_put(struct nic_qp *qp)
+{
+	nic_qp_put_n(qp, 1);
+}
+/* The connection that owns the QP, or NULL once it destroyed the QP. */
+static inline void *nic_qp_owner(const struct nic_qp *qp)
+{
+	return qp->detached ? NULL : qp->owner;
+}
+/* A copy of the QP's counters (takes the lock). */
+void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out);
 /* Validates connection info from outside (for the fuzzer too). */
 doca_error_t nic_conn_info_check(const uint8_t *info, size_t len);
 
-/* --- srq --- */
+/* --- srq.c --- */
 void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capacity);
 doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe);
 void nic_srq_flush(struct nic_srq *srq, doca_error_t status);
+/* The oldest posted receive, taken (one must be posted; lock held). */
+struct nic_wqe *nic_srq_take(struct nic_srq *srq);
+/* The QP's next request waits for a receive / does not any more. */
+void nic_srq_wait(struct nic_srq *srq, struct nic_qp *qp);
+void nic_srq_leave(struct nic_srq *srq, struct nic_qp *qp);
 
 /* --- requester.c --- */
 doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe);
 
-/* --- responder.c --- */
+/* --- responder.c, resp_queue.c, landing.c (see resp.h for their insides) --- */
+/* A request from the peer (lock held); true if the transport's rx was kept. */
 bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* Executes held requests that can run now (after connect, a receive, a landing). */
 void nic_resp_drain(struct nic_qp *qp);
@@ -361,23 +419,70 @@ void nic_resp_drop_held(struct nic_qp *qp);
 void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* Gives up the responder's transport operations (peer lost or hung). */
 void nic_resp_abandon(struct nic_qp *qp);
-/* Sends the QP's deferred ACK, if it has one (lock held). */
-void nic_resp_flush_ack(struct nic_qp *qp);
-/* Takes the QP's deferred ACK to piggyback it on a request: true, and *seq,
- * if there was one. */
-bool nic_resp_take_ack(struct nic_qp *qp, uint32_t *seq);
-/* Defers an ACK of every request up to seq (lock held): it leaves with the
+
+/* --- ack.c (the fast paths inline: every message passes them) --- */
+/* Puts the QP on its worker's list of QPs with deferred ACKs and makes sure
+ * the service thread will look. */
+void nic_ack_list(struct nic_qp *qp);
+/* Sends the QP's deferred ACK, if it has one. */
+void nic_ack_flush(struct nic_qp *qp);
+/* Sends and applies every deferred ACK of the worker's QPs. */
+void nic_ack_flush_all(struct nic_worker *worker);
+/* The peer acknowledged every request up to seq (completer.c). */
+void nic_comp_ack(struct nic_qp *qp, uint32_t seq);
+
+/* Defers an ACK of every request of the peer's up to seq: it leaves with the
  * next request or answer, or at the next progress or service-thread look. */
-void nic_resp_defer_ack(struct nic_qp *qp, uint32_t seq);
+static inline void nic_ack_defer(struct nic_qp *qp, uint32_t seq)
+{
+	qp->ack.pending = true;
+	qp->ack.seq = seq;
+	nic_ack_list(qp);
+}
+
+/* Off the worker's list if it has nothing deferred any more and that is
+ * cheap (it is first). */
+static inline void nic_ack_unlist(struct nic_qp *qp)
+{
+	if (SLIST_FIRST(&qp->worker->acks) == qp && !qp->ack.pending && !qp->ack.peer_pending) {
+		SLIST_REMOVE_HEAD(&qp->worker->acks, ack.link);
+		qp->ack.listed = false;
+	}
+}
+
+/* Takes the deferred ACK to piggyback it on a request: true, and *seq, if
+ * there was one. */
+static inline bool nic_ack_take(struct nic_qp *qp, uint32_t *seq)
+{
+	if (!qp->ack.pending)
+		return false;
+	qp->ack.pending = false;
+	*seq = qp->ack.seq;
+	nic_ack_unlist(qp);
+	return true;
+}
+
+/* The peer acknowledged this side's requests up to seq on a request of its
+ * own: applied later by nic_ack_settle(). */
+static inline void nic_ack_defer_peer(struct nic_qp *qp, uint32_t seq)
+{
+	if (!qp->ack.peer_pending || nic_seq_after(seq, qp->ack.peer_seq))
+		qp->ack.peer_seq = seq;
+	qp->ack.peer_pending = true;
+	nic_ack_list(qp);
+}
+
+/* Applies a deferred piggybacked ACK, if there is one. */
+static inline void nic_ack_settle(struct nic_qp *qp)
+{
+	if (!qp->ack.peer_pending)
+		return;
+	qp->ack.peer_pending = false;
+	nic_comp_ack(qp, qp->ack.peer_seq);
+}
 
 /* --- completer.c --- */
 bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
-/* The peer acknowledged every request up to seq (cumulative, as RC ACKs are). */
-void nic_comp_ack(struct nic_qp *qp, uint32_t seq);
-/* A piggybacked ACK up to seq, applied later by nic_comp_settle(). */
-void nic_comp_defer_ack(struct nic_qp *qp, uint32_t seq);
-/* Applies a deferred piggybacked ACK, if there is one (lock held). */
-void nic_comp_settle(struct nic_qp *qp);
 /* A free transport slot of a request (counted as outstanding). */
 struct nic_xslot *nic_comp_slot(struct nic_wqe *wqe);
 /* The operation of a slot finished at once. */
@@ -395,8 +500,10 @@ doca_error_t nic_syndrome_status(uint32_t syndrome);
 /* --- service.c --- */
 doca_error_t nic_service_add(struct nic_worker *worker);
 void nic_service_remove(struct nic_worker *worker);
-void nic_service_watch_pid(struct nic_qp *qp);
-void nic_service_unwatch_pid(struct nic_qp *qp);
+/* Peer-process fds (pidfds) in the thread's wait: one firing makes it check
+ * every QP's peer (worker.c). */
+bool nic_service_watch_fd(int fd);
+void nic_service_unwatch_fd(int fd);
 void nic_service_kick(void);
 
 #endif /* SDOCA_NIC_NIC_H_ */

@@ -3,11 +3,14 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * Queue pairs: the connection info a peer needs, connecting, errors,
- * goodbye, and the shared receive queue.
+ * goodbye, and a QP's life.
  *
  * A QP is INIT after export (requests that arrive already are held), RTS
  * once connected, CLOSED when the peer said goodbye, ERROR after a fatal
- * error. Its memory lives until the transport no longer refers to it.
+ * error. It is freed when its last reference goes (nic_qp_put): the
+ * owner's, released by destroy, and one for each request in flight and
+ * each transfer of the responder's, so its memory lives until the
+ * transport no longer refers to it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,32 +38,6 @@ SDOCA_LOG_MODULE(qp);
 #define INFO_PIDNS 48
 #define INFO_ADDR 56
 #define INFO_MAX_ADDR (NIC_CONN_INFO_MAX - INFO_ADDR)
-
-/* Identifies the kernel and PID namespace: a peer with both equal can be
- * watched with pidfd_open(). */
-static void host_identity(uint8_t boot_id[16], uint64_t *pidns)
-{
-	char text[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-	struct stat st;
-	int j = 0;
-
-	memset(boot_id, 0, 16);
-	if (f) {
-		if (!fgets(text, sizeof(text), f))
-			text[0] = '\0';
-		fclose(f);
-	}
-	for (int i = 0; text[i] && j < 32; i++) {
-		unsigned int nibble;
-
-		if (sscanf(&text[i], "%1x", &nibble) != 1)
-			continue;
-		boot_id[j / 2] |= (uint8_t)(nibble << ((j % 2) ? 0 : 4));
-		j++;
-	}
-	*pidns = stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
 
 static uint64_t random_token(void)
 {
@@ -107,7 +84,13 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 	qp->attr = *attr;
 	qp->token = random_token();
 	qp->state = NIC_QP_INIT;
-	qp->pidfd = -1;
+	qp->peer.pidfd = -1;
+	STAILQ_INIT(&qp->req.inflight);
+	STAILQ_INIT(&qp->resp.held);
+	STAILQ_INIT(&qp->resp.early);
+	STAILQ_INIT(&qp->resp.landing);
+	LIST_INIT(&qp->resp.moving);
+	qp->refs = 1; /* the owner's, until nic_qp_destroy */
 	qp->owner = owner;
 	qp->events = events;
 	nic_lock(worker);
@@ -137,7 +120,7 @@ size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap)
 	sdoca_put_le64(out + INFO_TOKEN, qp->token);
 	out[INFO_RNR_RETRY] = qp->attr.rnr_retry;
 	sdoca_put_le32(out + INFO_ADDR_LEN, (uint32_t)addr_len);
-	host_identity(out + INFO_BOOT_ID, &pidns);
+	nic_host_identity(out + INFO_BOOT_ID, &pidns);
 	sdoca_put_le64(out + INFO_PIDNS, pidns);
 	memcpy(out + INFO_ADDR, addr, addr_len);
 	return INFO_ADDR + addr_len;
@@ -172,7 +155,7 @@ static void on_ep_error(void *arg, doca_error_t status)
 	struct nic_qp *qp = arg;
 
 	(void)status;
-	qp->lost_pending = true;
+	qp->peer.lost = true;
 	qp->worker->losses_pending = true;
 	if (atomic_load(&qp->worker->svc_asleep) && atomic_exchange(&qp->worker->svc_asleep, false))
 		nic_service_kick();
@@ -183,7 +166,7 @@ static bool same_host(const uint8_t *info)
 	uint8_t boot_id[16];
 	uint64_t pidns;
 
-	host_identity(boot_id, &pidns);
+	nic_host_identity(boot_id, &pidns);
 	return memcmp(boot_id, info + INFO_BOOT_ID, 16) == 0 && pidns != 0 &&
 	       pidns == sdoca_get_le64(info + INFO_PIDNS);
 }
@@ -209,22 +192,22 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 		nic_unlock(w);
 		return status;
 	}
-	qp->peer_node = sdoca_get_le64(info + INFO_NODE);
-	qp->peer_pid = sdoca_get_le32(info + INFO_PID);
-	qp->peer_wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
-	qp->peer_token = sdoca_get_le64(info + INFO_TOKEN);
-	qp->peer_rnr_retry = info[INFO_RNR_RETRY];
+	qp->peer.node = sdoca_get_le64(info + INFO_NODE);
+	qp->peer.pid = sdoca_get_le32(info + INFO_PID);
+	qp->peer.wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
+	qp->peer.token = sdoca_get_le64(info + INFO_TOKEN);
+	qp->peer.rnr_retry = info[INFO_RNR_RETRY];
 	qp->state = NIC_QP_RTS;
-	qp->last_heard_ns = nic_now_ns();
-	if (local && qp->peer_pid != (uint32_t)getpid())
-		nic_service_watch_pid(qp);
+	qp->peer.last_heard_ns = nic_now_ns();
+	if (local && qp->peer.pid != (uint32_t)getpid())
+		nic_worker_watch_peer(qp);
 	/* The first message sets the transport lanes up (tens of ms in UCX), so
 	 * the first real request does not pay for it. */
 	nic_qp_send_control(qp, &hello);
 	nic_resp_connected(qp);
 	nic_unlock(w);
-	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer_wire_id,
-	          qp->peer_pid, local ? "this host" : "another host");
+	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer.wire_id,
+	          qp->peer.pid, local ? "this host" : "another host");
 	return DOCA_SUCCESS;
 }
 
@@ -250,9 +233,9 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 	if (!qp->ep)
 		return;
 	if (m->opcode != NIC_OP_ACK)
-		nic_resp_flush_ack(qp); /* answers and goodbyes leave in sequence order */
-	out.qp = qp->peer_wire_id;
-	out.token = qp->peer_token;
+		nic_ack_flush(qp); /* answers and goodbyes leave in sequence order */
+	out.qp = qp->peer.wire_id;
+	out.token = qp->peer.token;
 	len = nic_wire_encode(&out, hdr);
 	/* Mostly the transport takes it at once: no copy to keep. */
 	if (xport_send_now(qp->ep, hdr, len) != DOCA_ERROR_AGAIN)
@@ -270,57 +253,26 @@ static void close_transport(struct nic_qp *qp, bool force)
 {
 	struct xport_ep *ep = qp->ep;
 
-	nic_service_unwatch_pid(qp);
+	nic_worker_unwatch_peer(qp);
 	qp->ep = NULL;
 	if (ep) /* a forced close may complete operations (and their callbacks) in it */
 		xport_ep_close(ep, force);
 }
 
-static bool referenced(const struct nic_qp *qp)
+void nic_qp_free(struct nic_qp *qp)
 {
-	return qp->outstanding > 0 || qp->inflight_head != NULL;
-}
-
-static void free_qp(struct nic_qp *qp)
-{
-	struct nic_qp **link = &qp->worker->ack_list;
-
-	while (*link && *link != qp)
-		link = &(*link)->ack_next;
-	if (*link)
-		*link = qp->ack_next;
+	nic_worker_unwatch_peer(qp);
+	if (qp->ack.listed)
+		SLIST_REMOVE(&qp->worker->acks, qp, nic_qp, ack.link);
 	qp->worker->qps[qp->wire_id] = NULL;
 	free(qp);
 }
 
-void nic_qp_hold(struct nic_qp *qp)
+void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out)
 {
-	qp->outstanding++;
-}
-
-void nic_qp_release(struct nic_qp *qp)
-{
-	if (--qp->outstanding == 0 && qp->detached && !referenced(qp))
-		free_qp(qp);
-}
-
-void nic_qp_maybe_free(struct nic_qp *qp)
-{
-	if (qp->detached && !referenced(qp))
-		free_qp(qp);
-}
-
-static void leave_srq(struct nic_qp *qp)
-{
-	struct nic_qp **link;
-
-	if (!qp->waiting_recv)
-		return;
-	for (link = &qp->srq->waiters; *link && *link != qp; link = &(*link)->next_waiter)
-		;
-	if (*link)
-		*link = qp->next_waiter;
-	qp->waiting_recv = false;
+	nic_lock(qp->worker);
+	*out = qp->counters;
+	nic_unlock(qp->worker);
 }
 
 void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, const char *why)
@@ -330,10 +282,11 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 			close_transport(qp, true);
 		return;
 	}
-	SDOCA_WARN("connection QP %u to pid %u failed: %s", qp->wire_id, qp->peer_pid, why);
+	SDOCA_WARN("connection QP %u to pid %u failed: %s", qp->wire_id, qp->peer.pid, why);
+	nic_qp_get(qp); /* completions and abandoned transfers drop references */
 	qp->state = NIC_QP_ERROR;
 	qp->error_status = status;
-	leave_srq(qp);
+	nic_srq_leave(qp->srq, qp);
 	nic_resp_drop_held(qp);
 	/* A peer that answered keeps its transport until the QP is destroyed, so a
 	 * NAK still reaches it; a lost or hung one loses it now, which also
@@ -348,6 +301,7 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 	}
 	if (!qp->detached && qp->events && qp->events->fatal)
 		qp->events->fatal(qp->owner, status);
+	nic_qp_put(qp);
 }
 
 void nic_qp_peer_lost(struct nic_qp *qp, const char *how)
@@ -374,13 +328,13 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 	qp->detached = true;
 	/* Held until the end: a forced close completes the transport's
 	 * operations at once, and the last one's callback would free the QP. */
-	nic_qp_hold(qp);
-	leave_srq(qp);
+	nic_qp_get(qp);
+	nic_srq_leave(qp->srq, qp);
 	nic_resp_drop_held(qp);
 	/* Like destroying a QP on a NIC: what is in flight is dropped, not awaited
 	 * (the peer may hang), and its requests are flushed. */
-	busy = qp->landings != NULL || qp->num_inflight > 0;
-	/* A refusal still waiting for earlier transfers (responder.c) is not
+	busy = !LIST_EMPTY(&qp->resp.moving) || qp->req.num_inflight > 0;
+	/* A refusal still waiting for earlier transfers (landing.c) is not
 	 * sent: those are dropped, and the peer hears a disconnect instead. */
 	if (qp->state == NIC_QP_RTS)
 		nic_qp_send_control(qp, &bye);
@@ -388,73 +342,15 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 	/* Gracefully unless transfers are in flight: a QP in error whose
 	 * transport is still open failed on a NAK, and that NAK (or the one it
 	 * answered) may still be queued; a forced close dropped it, and the peer
-	 * saw a lost connection instead (pair_err_write_range_tcp, rarely). A
-	 * lost or hung peer's transport is closed already. */
+	 * saw a lost connection instead. A lost or hung peer's transport is
+	 * closed already. */
 	close_transport(qp, busy);
 	nic_comp_abandon(qp, status);
 	nic_resp_abandon(qp);
 	if (qp->state != NIC_QP_ERROR)
 		qp->state = NIC_QP_CLOSED;
 	nic_comp_flush(qp, status);
-	nic_qp_release(qp); /* frees it if nothing else refers to it */
-	nic_unlock(w);
-}
-
-/* --- shared receive queue --- */
-
-void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capacity)
-{
-	memset(srq, 0, sizeof(*srq));
-	srq->worker = worker;
-	srq->capacity = capacity;
-}
-
-doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
-{
-	struct nic_worker *w = srq->worker;
-
-	nic_lock(w);
-	if (srq->count >= srq->capacity) {
-		nic_unlock(w);
-		SDOCA_FAIL(DOCA_ERROR_AGAIN,
-		           "receive queue full (%u receives posted); raise the receive queue size",
-		           srq->capacity);
-	}
-	wqe->op = NIC_WR_RECV;
-	wqe->next = NULL;
-	wqe->outstanding = 0;
-	wqe->status = DOCA_SUCCESS;
-	if (srq->tail)
-		srq->tail->next = wqe;
-	else
-		srq->head = wqe;
-	srq->tail = wqe;
-	srq->count++;
-	/* A request that waited for a receive (RNR) runs now. */
-	while (srq->head && srq->waiters) {
-		struct nic_qp *qp = srq->waiters;
-
-		srq->waiters = qp->next_waiter;
-		qp->waiting_recv = false;
-		nic_resp_drain(qp);
-	}
-	nic_unlock(w);
-	return DOCA_SUCCESS;
-}
-
-void nic_srq_flush(struct nic_srq *srq, doca_error_t status)
-{
-	struct nic_worker *w = srq->worker;
-
-	nic_lock(w);
-	while (srq->head) {
-		struct nic_wqe *wqe = srq->head;
-
-		srq->head = wqe->next;
-		srq->count--;
-		wqe->done(wqe, status);
-	}
-	srq->tail = NULL;
-	srq->waiters = NULL;
+	nic_qp_put(qp); /* destroy's own */
+	nic_qp_put(qp); /* the owner's: frees it if nothing else refers to it */
 	nic_unlock(w);
 }

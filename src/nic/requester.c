@@ -20,8 +20,8 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 {
 	struct nic_msg m = {
 		.opcode = (uint8_t)wqe->op,
-		.qp = qp->peer_wire_id,
-		.token = qp->peer_token,
+		.qp = qp->peer.wire_id,
+		.token = qp->peer.token,
 		.seq = wqe->seq,
 		.len = (uint32_t)wqe->length,
 		.key = wqe->rkey,
@@ -33,7 +33,7 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 	if (nic_op(m.opcode)->flags & NIC_OPF_ATOMIC)
 		m.len = sizeof(uint64_t);
 	memcpy(m.imm, wqe->imm, sizeof(m.imm));
-	m.has_ack = nic_resp_take_ack(qp, &m.ack_seq); /* the deferred ACK rides along */
+	m.has_ack = nic_ack_take(qp, &m.ack_seq); /* the deferred ACK rides along */
 	*acked = m.has_ack;
 	*ack_seq = m.ack_seq;
 	return nic_wire_encode(&m, wqe->hdr);
@@ -53,14 +53,12 @@ static doca_error_t check_state(const struct nic_qp *qp)
 	}
 }
 
+/* In flight until the completer completes it, referring to the QP. */
 static void append_inflight(struct nic_qp *qp, struct nic_wqe *wqe)
 {
-	if (qp->inflight_tail)
-		qp->inflight_tail->next = wqe;
-	else
-		qp->inflight_head = wqe;
-	qp->inflight_tail = wqe;
-	qp->num_inflight++;
+	STAILQ_INSERT_TAIL(&qp->req.inflight, wqe, link);
+	qp->req.num_inflight++;
+	nic_qp_get(qp);
 }
 
 doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
@@ -75,28 +73,27 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	nic_lock(w);
 	/* The transport lost the peer, not yet acted on: first what the peer
 	 * sent before, then the loss, then this request (flushed behind). */
-	if (SDOCA_UNLIKELY(qp->lost_pending))
+	if (SDOCA_UNLIKELY(qp->peer.lost))
 		nic_worker_settle_losses(w, false);
 	status = check_state(qp);
 	if (status != DOCA_SUCCESS) {
 		nic_unlock(w);
 		return status;
 	}
-	if (qp->num_inflight >= qp->attr.send_queue)
-		nic_comp_settle(qp); /* some may be acknowledged already */
-	if (qp->num_inflight >= qp->attr.send_queue) {
+	if (qp->req.num_inflight >= qp->attr.send_queue)
+		nic_ack_settle(qp); /* some may be acknowledged already */
+	if (qp->req.num_inflight >= qp->attr.send_queue) {
 		nic_unlock(w);
-		SDOCA_DBG("send queue full (%u requests in flight)", qp->num_inflight);
+		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
 		return DOCA_ERROR_AGAIN;
 	}
 	wqe->qp = qp;
-	wqe->seq = qp->next_seq;
+	wqe->seq = qp->req.next_seq;
 	wqe->answered = false;
 	wqe->status = DOCA_SUCCESS;
 	wqe->outstanding = 0;
 	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
 	wqe->result_len = 0;
-	wqe->next = NULL;
 	if (qp->state == NIC_QP_ERROR) {
 		/* Like a work request posted to an RC QP in the error state: taken,
 		 * then flushed behind what was in flight; the context stops at its
@@ -116,22 +113,22 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		nic_comp_slot_done(slot);
 	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS) {
 		if (acked) /* it did not leave: the ACK waits for the next chance */
-			nic_resp_defer_ack(qp, ack_seq);
+			nic_ack_defer(qp, ack_seq);
 		nic_unlock(w);
 		SDOCA_FAIL(status, "the transport refused the request: %s",
 		           doca_error_get_name(status));
 	}
-	qp->next_seq++;
+	qp->req.next_seq++;
 	qp->counters.requests_posted++;
 	if (nic_op_has_payload(wqe->op))
 		qp->counters.bytes_sent += wqe->length;
-	if (qp->num_inflight == 0)
-		qp->heard = true; /* the timeout counts from here */
+	if (qp->req.num_inflight == 0)
+		qp->peer.heard = true; /* the timeout counts from here */
 	append_inflight(qp, wqe);
 	/* The request left: now the completion work of what the peer
 	 * acknowledged on its last request (see completer.c). */
-	nic_comp_settle(qp);
-	nic_worker_unlist_acks(qp);
+	nic_ack_settle(qp);
+	nic_ack_unlist(qp);
 	nic_unlock(w);
 	return DOCA_SUCCESS;
 }

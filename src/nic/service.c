@@ -16,8 +16,9 @@
  * microseconds; a wake-up costs tens). Idle, the thread sleeps in epoll with
  * no timeout.
  *
- * It also watches peer processes on this host (pidfd), so a peer that dies
- * is noticed in well under a millisecond, and runs request timeouts.
+ * It also waits on the pidfds of peer processes on this host (worker.c
+ * watches them), so a peer that dies is noticed in well under a
+ * millisecond, and runs request timeouts.
  */
 #include <errno.h>
 #include <poll.h>
@@ -27,7 +28,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/sdk_log.h"
@@ -116,7 +116,7 @@ static enum spin_end spin(struct nic_worker *w)
 	for (;;) {
 		while (xport_worker_progress(w->xport))
 			;
-		nic_worker_flush_acks(w); /* answers leave now, not at sleep */
+		nic_ack_flush_all(w); /* answers leave now, not at sleep */
 		if (caught)
 			w->spin_ns = SPIN_NS;
 		if (last - start >= SPIN_MAX_NS)
@@ -171,7 +171,7 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 	for (int attempt = 0; attempt < 16 && !armed; attempt++) {
 		while (xport_worker_progress(w->xport))
 			;
-		nic_worker_flush_acks(w); /* nobody else will before the thread sleeps */
+		nic_ack_flush_all(w); /* nobody else will before the thread sleeps */
 		next = nic_worker_timers(w, nic_now_ns());
 		armed = xport_worker_arm(w->xport);
 	}
@@ -196,7 +196,7 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 		return next;
 	if (peers || w->losses_pending)
 		nic_worker_settle_losses(w, peers);
-	nic_worker_flush_acks(w); /* the application may have stopped progressing */
+	nic_ack_flush_all(w); /* the application may have stopped progressing */
 	uint64_t timers = nic_worker_timers(w, nic_now_ns());
 
 	nic_unlock(w);
@@ -392,27 +392,14 @@ void nic_service_remove(struct nic_worker *worker)
 	pthread_mutex_unlock(&svc.lock);
 }
 
-void nic_service_watch_pid(struct nic_qp *qp)
+bool nic_service_watch_fd(int fd)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = EV_PEER };
-	int fd = (int)syscall(SYS_pidfd_open, (pid_t)qp->peer_pid, 0);
 
-	if (fd < 0) {
-		SDOCA_DBG("cannot watch peer process %u: %s", qp->peer_pid, strerror(errno));
-		return;
-	}
-	if (epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, fd, &ev) != 0) {
-		close(fd);
-		return;
-	}
-	qp->pidfd = fd;
+	return epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, fd, &ev) == 0;
 }
 
-void nic_service_unwatch_pid(struct nic_qp *qp)
+void nic_service_unwatch_fd(int fd)
 {
-	if (qp->pidfd < 0)
-		return;
-	epoll_ctl(svc.epoll_fd, EPOLL_CTL_DEL, qp->pidfd, NULL);
-	close(qp->pidfd);
-	qp->pidfd = -1;
+	epoll_ctl(svc.epoll_fd, EPOLL_CTL_DEL, fd, NULL);
 }

@@ -7,14 +7,20 @@
  * milliseconds and file descriptors, so QPs never get their own.
  *
  * Arriving messages are decoded here and handed to the responder (requests)
- * or the completer (answers) of their QP.
+ * or the completer (answers) of their QP. Peers on this host are watched
+ * through their process (pidfd), so that their death shows at once.
  */
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/bytes.h"
 #include "core/dev.h"
@@ -30,7 +36,7 @@ SDOCA_LOG_MODULE(worker);
 
 static struct {
 	pthread_mutex_t lock;
-	struct nic_worker *list;
+	LIST_HEAD(, nic_worker) list;
 } workers = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The key table's quiesce hook (keys.h): a responder peeks at a key for a
@@ -40,8 +46,11 @@ static struct {
  * destroyed them first; messages for a destroyed QP are dropped unread). */
 static void quiesce_workers(void)
 {
+	struct nic_worker *w;
+
 	pthread_mutex_lock(&workers.lock);
-	for (struct nic_worker *w = workers.list; w; w = w->next) {
+	LIST_FOREACH(w, &workers.list, link)
+	{
 		nic_lock(w);
 		nic_unlock(w);
 	}
@@ -86,7 +95,7 @@ static void disconnected(struct nic_qp *qp)
 		return;
 	SDOCA_DBG("QP %u: the peer disconnected", qp->wire_id);
 	qp->state = NIC_QP_CLOSED;
-	if (qp->num_inflight > 0)
+	if (qp->req.num_inflight > 0)
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "the peer disconnected with requests in flight");
 }
@@ -110,17 +119,17 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		xport_rx_release(w->xport, rx);
 		return false;
 	}
-	qp->heard = true;
-	qp->peer_up = true;
+	qp->peer.heard = true;
+	qp->peer.up = true;
 	if (nic_op_is_request(m.opcode)) {
 		/* A piggybacked ACK is applied after this side's next request leaves
 		 * (or at the next progress): what the peer asks for first, as a NIC
 		 * places data before the host reaps completions. */
 		if (m.has_ack)
-			nic_comp_defer_ack(qp, m.ack_seq);
+			nic_ack_defer_peer(qp, m.ack_seq);
 		return nic_resp_request(qp, &m, rx);
 	}
-	nic_comp_settle(qp);
+	nic_ack_settle(qp);
 	if (m.opcode == NIC_OP_DISCONNECT)
 		disconnected(qp);
 	else if (m.opcode != NIC_OP_HELLO)
@@ -138,9 +147,9 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	if (status != DOCA_SUCCESS)
 		return status;
 	pthread_mutex_lock(&workers.lock);
-	for (w = workers.list; w; w = w->next)
-		if (w->pe == pe && w->dev == dev)
-			break;
+	LIST_FOREACH(w, &workers.list, link)
+	if (w->pe == pe && w->dev == dev)
+		break;
 	if (w) {
 		w->refs++;
 		pthread_mutex_unlock(&workers.lock);
@@ -155,6 +164,7 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	w->pe = pe;
 	w->dev = dev;
 	w->refs = 1;
+	SLIST_INIT(&w->acks);
 	status = xport_worker_create(dev->info.iface_name, mode, on_message, w, &w->xport);
 	if (status == DOCA_SUCCESS) {
 		status = nic_service_add(w);
@@ -167,8 +177,7 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 		return status;
 	}
 	sdoca_dev_get(dev);
-	w->next = workers.list;
-	workers.list = w;
+	LIST_INSERT_HEAD(&workers.list, w, link);
 	sdoca_keys_set_quiesce(quiesce_workers);
 	pthread_mutex_unlock(&workers.lock);
 	SDOCA_DBG("transport worker for %s ready", dev->info.ibdev_name);
@@ -203,16 +212,12 @@ static void drain_qps(struct nic_worker *w)
 
 void nic_worker_put(struct nic_worker *worker)
 {
-	struct nic_worker **link;
-
 	pthread_mutex_lock(&workers.lock);
 	if (--worker->refs > 0) {
 		pthread_mutex_unlock(&workers.lock);
 		return;
 	}
-	for (link = &workers.list; *link != worker; link = &(*link)->next)
-		;
-	*link = worker->next;
+	LIST_REMOVE(worker, link);
 	pthread_mutex_unlock(&workers.lock);
 
 	drain_qps(worker);
@@ -223,12 +228,60 @@ void nic_worker_put(struct nic_worker *worker)
 	free(worker);
 }
 
+void nic_host_identity(uint8_t boot_id[16], uint64_t *pidns)
+{
+	char text[64] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	struct stat st;
+	int j = 0;
+
+	memset(boot_id, 0, 16);
+	if (f) {
+		if (!fgets(text, sizeof(text), f))
+			text[0] = '\0';
+		fclose(f);
+	}
+	for (int i = 0; text[i] && j < 32; i++) {
+		unsigned int nibble;
+
+		if (sscanf(&text[i], "%1x", &nibble) != 1)
+			continue;
+		boot_id[j / 2] |= (uint8_t)(nibble << ((j % 2) ? 0 : 4));
+		j++;
+	}
+	*pidns = stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+void nic_worker_watch_peer(struct nic_qp *qp)
+{
+	int fd = (int)syscall(SYS_pidfd_open, (pid_t)qp->peer.pid, 0);
+
+	if (fd < 0) {
+		SDOCA_DBG("cannot watch peer process %u: %s", qp->peer.pid, strerror(errno));
+		return;
+	}
+	if (!nic_service_watch_fd(fd)) {
+		close(fd);
+		return;
+	}
+	qp->peer.pidfd = fd;
+}
+
+void nic_worker_unwatch_peer(struct nic_qp *qp)
+{
+	if (qp->peer.pidfd < 0)
+		return;
+	nic_service_unwatch_fd(qp->peer.pidfd);
+	close(qp->peer.pidfd);
+	qp->peer.pidfd = -1;
+}
+
 /* Whether a same-host peer's process has exited (its pidfd is readable). */
 static bool peer_exited(const struct nic_qp *qp)
 {
-	struct pollfd p = { .fd = qp->pidfd, .events = POLLIN };
+	struct pollfd p = { .fd = qp->peer.pidfd, .events = POLLIN };
 
-	return qp->pidfd >= 0 && poll(&p, 1, 0) == 1;
+	return qp->peer.pidfd >= 0 && poll(&p, 1, 0) == 1;
 }
 
 void nic_worker_settle_losses(struct nic_worker *w, bool peers)
@@ -243,8 +296,8 @@ void nic_worker_settle_losses(struct nic_worker *w, bool peers)
 
 		if (!qp)
 			continue;
-		if (qp->lost_pending) {
-			qp->lost_pending = false;
+		if (qp->peer.lost) {
+			qp->peer.lost = false;
 			nic_qp_peer_lost(qp, "the transport lost it");
 		} else if (peers && peer_exited(qp)) {
 			nic_qp_peer_lost(qp, "its process exited");
@@ -269,8 +322,8 @@ bool nic_worker_progress(struct nic_worker *worker)
 		return false;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
-	if (worker->ack_list)
-		nic_worker_flush_acks(worker);
+	if (!SLIST_EMPTY(&worker->acks))
+		nic_ack_flush_all(worker);
 	/* Polls a few times while nothing arrives: the lock is then paid once per
 	 * few polls of an idle transport, not per poll. Returns as soon as
 	 * something arrived: one more (empty) poll would sit between a request
@@ -295,43 +348,6 @@ void nic_worker_app_sleeps(struct nic_worker *worker)
 	nic_service_kick();
 }
 
-void nic_worker_list_acks(struct nic_qp *qp)
-{
-	if (!qp->on_ack_list) {
-		qp->on_ack_list = true;
-		qp->ack_next = qp->worker->ack_list;
-		qp->worker->ack_list = qp;
-	}
-	/* The application may not progress again: the service thread must look.
-	 * Loaded first (set under the lock held here): no locked op per message. */
-	if (atomic_load_explicit(&qp->worker->svc_asleep, memory_order_relaxed) &&
-	    atomic_exchange(&qp->worker->svc_asleep, false))
-		nic_service_kick();
-}
-
-void nic_worker_unlist_acks(struct nic_qp *qp)
-{
-	/* Only from the head (always there with one connection): the next
-	 * progress then has nothing to visit (~25 instructions). */
-	if (qp->worker->ack_list == qp && !qp->ack_pending && !qp->acked_pending) {
-		qp->worker->ack_list = qp->ack_next;
-		qp->on_ack_list = false;
-	}
-}
-
-void nic_worker_flush_acks(struct nic_worker *worker)
-{
-	struct nic_qp *qp = worker->ack_list, *next;
-
-	worker->ack_list = NULL;
-	for (; qp; qp = next) {
-		next = qp->ack_next; /* a flush may defer again, onto the new list */
-		qp->on_ack_list = false;
-		nic_comp_settle(qp);
-		nic_resp_flush_ack(qp);
-	}
-}
-
 uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 {
 	uint64_t next = UINT64_MAX;
@@ -341,9 +357,9 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 
 		if (!qp || qp->detached)
 			continue;
-		if (qp->heard) {
-			qp->last_heard_ns = now_ns;
-			qp->heard = false;
+		if (qp->peer.heard) {
+			qp->peer.last_heard_ns = now_ns;
+			qp->peer.heard = false;
 		}
 		nic_comp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */

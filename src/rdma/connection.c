@@ -173,9 +173,7 @@ void rdma_connections_stop(struct doca_rdma *rdma)
 		struct doca_rdma_connection *conn = rdma->conns[i];
 
 		if (conn->qp) {
-			nic_lock(rdma->worker);
-			conn->final_counters = conn->qp->counters;
-			nic_unlock(rdma->worker);
+			nic_qp_counters(conn->qp, &conn->final_counters);
 			nic_qp_destroy(conn->qp, DOCA_ERROR_CONNECTION_ABORTED);
 			conn->qp = NULL;
 		}
@@ -253,8 +251,6 @@ DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
 		*counters = rdma_connection->final_counters;
 		return DOCA_SUCCESS;
 	}
-	nic_lock(rdma_connection->rdma->worker);
-	*counters = rdma_connection->qp->counters;
-	nic_unlock(rdma_connection->rdma->worker);
+	nic_qp_counters(rdma_connection->qp, counters);
 	return DOCA_SUCCESS;
 }

@@ -211,7 +211,7 @@ static void task_done(struct nic_wqe *wqe, doca_error_t status)
 			fill_room(t->dst, wqe->result_len);
 			t->result_opcode = recv_opcodes[wqe->result_kind];
 			memcpy(&t->result_imm, wqe->result_imm, sizeof(t->result_imm));
-			t->result_conn = qp && !qp->detached ? qp->owner : NULL;
+			t->result_conn = qp ? nic_qp_owner(qp) : NULL;
 			break;
 		}
 		default:

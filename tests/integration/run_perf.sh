@@ -34,6 +34,9 @@ server_port() {
 run_case() {
 	local test=$1 mode=$2 p
 	shift 2
+	# Emptied first, here: else server_port may read the last case's port
+	# before the new server's redirection truncates the file.
+	: >"$dir/server.log"
 	# shellcheck disable=SC2086 # options, split on purpose
 	timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p 0 --transport "$transport" \
 		${SERVER_ARGS:-} >"$dir/server.log" 2>&1 &
