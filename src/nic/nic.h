@@ -314,8 +314,8 @@ void nic_worker_unwatch_peer(struct nic_qp *qp);
  * a connect) by the application and the service thread. A spinlock, because
  * its release is a plain store: a mutex's release is a locked instruction,
  * which waits for the stores before it - the message just written into the
- * peer's shared-memory FIFO (17% of a sending loop's time, measured). A
- * waiter spins a little, then yields the core. */
+ * peer's shared-memory FIFO (bench/RESULTS.md). A waiter spins a little,
+ * then yields the core. */
 static inline bool nic_trylock(struct nic_worker *w)
 {
 	return !atomic_load_explicit(&w->lock, memory_order_relaxed) &&

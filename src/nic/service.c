@@ -40,19 +40,19 @@ SDOCA_LOG_MODULE(service);
 #define EV_PEER 3
 
 #define APP_CHECK_NS 1000000u /* how often to look whether the application still polls */
-/* How long the thread polls on after the last message before it sleeps.
- * Measured with a target blocked in read() (examples/rdma_demo, 8 B, side by
- * side): shm 1.5-20 us -> 0.8-1.1 us, TCP 31-45 us -> 8-10 us per operation;
- * a wake-up costs 20-50 us on this VM. The price: up to this much CPU after
- * each burst of traffic, none while idle.
+/* How long the thread polls on after the last message before it sleeps: a
+ * requester waiting for each answer sends its next request within
+ * microseconds, and a wake-up costs far more than that (bench/RESULTS.md,
+ * "The service thread's spin"). The price: up to this much CPU after each
+ * burst of traffic, none while idle.
  *
  * Polling helps only while the peer runs meanwhile: when the requester
  * shares the thread's CPU (one CPU, both pinned together, or the scheduler
  * put them there), it cannot send until the thread sleeps, and every
- * operation would cost the whole spin (rdma_demo on one CPU: 4-30 -> 110
- * us). So the spin adapts: one that caught no message halves the next, down
- * to none; one in SPIN_PROBE serves then tries a short one again, and one
- * that catches a message restores the whole. */
+ * operation would cost the whole spin. So the spin adapts: one that caught
+ * no message halves the next, down to none; one in SPIN_PROBE serves then
+ * tries a short one again, and one that catches a message restores the
+ * whole. */
 #define SPIN_NS 50000u
 #define SPIN_MIN_NS 4000u
 #define SPIN_PROBE 64
@@ -205,7 +205,7 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 
 /* The worker's fd becomes readable on every TCP arrival, armed or not: while
  * the application polls, it must not wake this thread (a wake-up preempts a
- * polling core, ~25 us a message), so it leaves the epoll set until then. */
+ * polling core, every message), so it leaves the epoll set until then. */
 static void watch_fd(struct nic_worker *w, bool on)
 {
 	struct epoll_event ev = { .events = on ? EPOLLIN | EPOLLET : 0, .data.u64 = EV_WORKER };

@@ -142,8 +142,8 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (hdr_len != size)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %zu)",
 		           l->name, hdr_len, size);
-	/* Each field set from the header or zeroed (no memset of the whole
-	 * message first: ~20 instructions per message). */
+	/* Each field set from the header or zeroed: no memset of the whole
+	 * message first, on every message's path. */
 	m->has_ack = flags != 0;
 	m->ack_seq = flags ? sdoca_get_le32(p + l->size) : 0;
 	m->opcode = p[1];

@@ -164,8 +164,7 @@ static inline bool nic_op_has_payload(uint8_t op)
 
 /* Encodes m (a valid opcode: this side's own message) into out; returns the
  * header size. Inline because every request is encoded on the submit path:
- * the caller's message then is no copy in memory (~50 instructions per
- * request with it). */
+ * the caller's message then is no copy in memory. */
 static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WIRE_MAX_HDR])
 {
 	const struct nic_opcode_info *l = nic_op(m->opcode);
