@@ -52,15 +52,9 @@ SDOCA_EXPORT void sdoca_ctx_init(struct doca_ctx *ctx, const struct sdoca_ctx_op
 
 static void disconnect_from_pe(struct doca_ctx *ctx)
 {
-	struct doca_ctx **link;
-
 	if (!ctx->pe)
 		return;
-	for (link = &ctx->pe->ctxs; *link; link = &(*link)->pe_next)
-		if (*link == ctx) {
-			*link = ctx->pe_next;
-			break;
-		}
+	LIST_REMOVE(ctx, pe_link);
 	ctx->pe = NULL;
 }
 

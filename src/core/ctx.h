@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <doca_ctx.h>
 #include <doca_pe.h>
@@ -119,8 +120,8 @@ struct doca_ctx {
 	_Atomic bool start_ready; /* STARTING -> RUNNING at the next progress */
 	_Atomic bool failed;      /* fatal error: STOPPING at the next progress */
 	bool stop_logged;
-	uint16_t api_version; /* the DOCA generation the program was built for */
-	struct doca_ctx *pe_next;
+	uint16_t api_version;         /* the DOCA generation the program was built for */
+	LIST_ENTRY(doca_ctx) pe_link; /* in its PE's contexts */
 };
 
 /* Library side of a context's life. dev may be NULL. */

@@ -39,7 +39,7 @@ struct scan {
 
 static struct {
 	pthread_mutex_t lock;
-	struct doca_dev *open_devs;
+	LIST_HEAD(, doca_dev) open_devs;
 } devices = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct doca_devinfo *scan_find_or_add(struct scan *scan, const char *name)
@@ -329,10 +329,10 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(dev);
 	pthread_mutex_lock(&devices.lock);
-	for (d = devices.open_devs; d; d = d->next)
-		if (d->info.ifindex == devinfo->ifindex &&
-		    strcmp(d->info.ibdev_name, devinfo->ibdev_name) == 0)
-			break;
+	LIST_FOREACH(d, &devices.open_devs, link)
+	if (d->info.ifindex == devinfo->ifindex &&
+	    strcmp(d->info.ibdev_name, devinfo->ibdev_name) == 0)
+		break;
 	if (!d) {
 		d = calloc(1, sizeof(*d));
 		if (!d) {
@@ -340,8 +340,7 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 			return DOCA_ERROR_NO_MEMORY;
 		}
 		d->info = *devinfo;
-		d->next = devices.open_devs;
-		devices.open_devs = d;
+		LIST_INSERT_HEAD(&devices.open_devs, d, link);
 		SDOCA_DBG("opened device %s (interface %s)", d->info.ibdev_name,
 		          d->info.iface_name);
 	}
@@ -353,13 +352,14 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 {
-	struct doca_dev **link;
+	struct doca_dev *d;
 
 	SDOCA_CHECK_ARG(dev);
 	pthread_mutex_lock(&devices.lock);
-	for (link = &devices.open_devs; *link && *link != dev; link = &(*link)->next)
-		;
-	if (!*link) {
+	LIST_FOREACH(d, &devices.open_devs, link)
+	if (d == dev)
+		break;
+	if (!d) {
 		pthread_mutex_unlock(&devices.lock);
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_dev_close: %p is not an open device",
 		           (void *)dev);
@@ -373,7 +373,7 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 		           dev->info.ibdev_name, users);
 	}
 	if (--dev->opens == 0) {
-		*link = dev->next;
+		LIST_REMOVE(dev, link);
 		free(dev);
 	}
 	pthread_mutex_unlock(&devices.lock);

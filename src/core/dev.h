@@ -8,6 +8,7 @@
 #define SDOCA_CORE_DEV_H_
 
 #include <stdatomic.h>
+#include <sys/queue.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -45,9 +46,9 @@ struct doca_devinfo {
 
 struct doca_dev {
 	struct doca_devinfo info;
-	unsigned int opens; /* doca_dev_open() calls not yet closed */
-	_Atomic int users;  /* mmaps and contexts that refer to the device */
-	struct doca_dev *next;
+	unsigned int opens;        /* doca_dev_open() calls not yet closed */
+	_Atomic int users;         /* mmaps and contexts that refer to the device */
+	LIST_ENTRY(doca_dev) link; /* in the open devices */
 };
 
 /* Objects that keep a device pointer take a use so the last close fails

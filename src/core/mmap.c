@@ -62,11 +62,11 @@ DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 
 static void free_exports(struct doca_mmap *mmap)
 {
-	while (mmap->exports) {
-		struct sdoca_mmap_export *next = mmap->exports->next;
+	struct sdoca_mmap_export *e;
 
-		free(mmap->exports);
-		mmap->exports = next;
+	while ((e = SLIST_FIRST(&mmap->exports))) {
+		SLIST_REMOVE_HEAD(&mmap->exports, link);
+		free(e);
 	}
 }
 
@@ -272,8 +272,9 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
 		           "doca_mmap_export_rdma: device %s was not added to the mmap",
 		           dev->info.ibdev_name);
-	for (e = mmap->exports; e && e->dev != dev; e = e->next)
-		;
+	SLIST_FOREACH(e, &mmap->exports, link)
+	if (e->dev == dev)
+		break;
 	if (!e) {
 		e = malloc(sizeof(*e) + len);
 		if (!e)
@@ -282,8 +283,7 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 		e->len = len;
 		encode_export(mmap, dev, e->bytes + SDOCA_BLOB_HEADER_SIZE);
 		sdoca_blob_seal(e->bytes, SDOCA_BLOB_MMAP, SDOCA_MMAP_BLOB_BODY);
-		e->next = mmap->exports;
-		mmap->exports = e;
+		SLIST_INSERT_HEAD(&mmap->exports, e, link);
 	}
 	mmap->exported = true;
 	*export_desc = e->bytes;

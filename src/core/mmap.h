@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <doca_mmap.h>
 
@@ -23,7 +24,7 @@
 
 /* An export descriptor; it stays valid until the mmap is stopped or destroyed. */
 struct sdoca_mmap_export {
-	struct sdoca_mmap_export *next;
+	SLIST_ENTRY(sdoca_mmap_export) link;
 	const struct doca_dev *dev;
 	size_t len;
 	uint8_t bytes[];
@@ -46,8 +47,8 @@ struct doca_mmap {
 	uint32_t num_devs;
 	struct doca_dev **devs;
 	_Atomic uint32_t num_bufs;
-	struct sdoca_key key;              /* local: valid while started; remote: the peer's key */
-	struct sdoca_mmap_export *exports; /* one descriptor per device, freed at stop */
+	struct sdoca_key key; /* local: valid while started; remote: the peer's key */
+	SLIST_HEAD(, sdoca_mmap_export) exports; /* one descriptor per device, freed at stop */
 	/* remote mmaps only */
 	uint64_t peer_node;
 	uint32_t peer_pid;

@@ -41,7 +41,7 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 {
 	SDOCA_CHECK_ARG(pe);
-	if (pe->ctxs)
+	if (!LIST_EMPTY(&pe->ctxs))
 		SDOCA_FAIL(DOCA_ERROR_IN_USE,
 		           "doca_pe_destroy: contexts are still connected; destroy them first");
 	close(pe->event_fd);
@@ -60,8 +60,7 @@ DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx
 		        DOCA_ERROR_NOT_PERMITTED,
 		        "doca_pe_connect_ctx: context is already connected to a progress engine");
 	ctx->pe = pe;
-	ctx->pe_next = pe->ctxs;
-	pe->ctxs = ctx;
+	LIST_INSERT_HEAD(&pe->ctxs, ctx, pe_link);
 	return DOCA_SUCCESS;
 }
 
@@ -141,8 +140,8 @@ static bool advance_contexts(struct doca_pe *pe)
 	bool progressed = false;
 
 	atomic_store(&pe->attention, false);
-	for (struct doca_ctx *ctx = pe->ctxs, *next; ctx; ctx = next) {
-		next = ctx->pe_next;
+	for (struct doca_ctx *ctx = LIST_FIRST(&pe->ctxs), *next; ctx; ctx = next) {
+		next = LIST_NEXT(ctx, pe_link); /* ctx may leave the PE meanwhile */
 		progressed |= sdoca_ctx_advance(ctx);
 	}
 	return progressed;
@@ -163,8 +162,8 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 		return 0;
 	}
 	pe->in_progress = true;
-	for (struct doca_ctx *ctx = pe->ctxs, *next; ctx; ctx = next) {
-		next = ctx->pe_next;
+	for (struct doca_ctx *ctx = LIST_FIRST(&pe->ctxs), *next; ctx; ctx = next) {
+		next = LIST_NEXT(ctx, pe_link); /* ctx may leave the PE meanwhile */
 		if (ctx->ops->progress && ctx->state != DOCA_CTX_STATE_IDLE)
 			progressed |= ctx->ops->progress(ctx);
 	}
@@ -210,7 +209,7 @@ static bool has_work(struct doca_pe *pe)
 {
 	if (atomic_load(&pe->completed) || atomic_load(&pe->attention))
 		return true;
-	for (struct doca_ctx *ctx = pe->ctxs; ctx; ctx = ctx->pe_next)
+	for (struct doca_ctx *ctx = LIST_FIRST(&pe->ctxs); ctx; ctx = LIST_NEXT(ctx, pe_link))
 		if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 &&
 		    ctx->allocated == 0)
 			return true;
@@ -222,7 +221,7 @@ DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	SDOCA_CHECK_ARG(pe);
 	if (pe->event_mode == DOCA_PE_EVENT_MODE_PROGRESS_ALL)
 		(void)doca_pe_clear_notification(pe, pe->event_fd);
-	for (struct doca_ctx *ctx = pe->ctxs; ctx; ctx = ctx->pe_next)
+	for (struct doca_ctx *ctx = LIST_FIRST(&pe->ctxs); ctx; ctx = LIST_NEXT(ctx, pe_link))
 		if (ctx->ops->request_notification && ctx->state != DOCA_CTX_STATE_IDLE)
 			ctx->ops->request_notification(ctx);
 	atomic_store(&pe->armed, true);

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/queue.h>
 
 #include <doca_pe.h>
 
@@ -25,7 +26,7 @@
 struct doca_ctx;
 
 struct doca_pe {
-	struct doca_ctx *ctxs; /* connected contexts, through ctx->pe_next */
+	LIST_HEAD(, doca_ctx) ctxs; /* connected contexts */
 	/* Completed tasks, newest first: any thread pushes one with a single
 	 * compare-exchange; progress takes them all with one exchange. */
 	struct doca_task *_Atomic completed;
