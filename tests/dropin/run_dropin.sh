@@ -51,7 +51,9 @@ esac
 mkdir "$work/src"
 cp "$src"/*.c "$src"/*.h "$src/meson.build" "$src/CMakeLists.txt" "$work/src/"
 
-programs=(rdma_write_requester rdma_write_responder rdma_send rdma_receive)
+programs=(rdma_write_requester rdma_write_responder rdma_read_requester rdma_read_responder
+	rdma_send rdma_receive rdma_send_immediate rdma_receive_immediate
+	rdma_write_immediate_requester rdma_write_immediate_responder)
 flags="${SDOCA_PROGRAM_FLAGS:-}"
 cc="${CC:-cc}"
 
@@ -168,6 +170,7 @@ for tool in "${builds[@]}"; do
 		"-re, --remote-descriptor-path" "-m, --remote-resource-descriptor-path" \
 		"-g, --gid-index" "-w, --write-string" "-cm, --use-rdma-cm" "-lp, --listen-port" \
 		"-sa, --server-addr" "-sat, --server-addr-type" "--sdk-log-level"
+	check_help rdma_read_responder "-r, --read-string"
 	check_help rdma_send "-s, --send-string"
 	bad="$work/$tool-bad-flags.log"
 	if "$bin/doca_rdma_send" -d sdoca_lo --no-such-flag >"$bad" 2>&1 ||
@@ -195,6 +198,12 @@ for tool in "${builds[@]}"; do
 		check_pair write "Requester has written: \"written $text\"" \
 			"RDMA write task was done successfully"
 
+		# Read: the requester prints what it read from the responder's memory.
+		resp_cmd=("$bin/doca_rdma_read_responder" -d sdoca_lo -ld "$d/read-resp.desc"
+			-re "$d/read-req.desc" -m "$d/read-mmap.desc" -r "offered $text")
+		req_cmd=("$bin/doca_rdma_read_requester" -d sdoca_lo -ld "$d/read-req.desc"
+			-re "$d/read-resp.desc" -m "$d/read-mmap.desc")
+		check_pair read "Requester has read" "Read from the responder: \"offered $text\""
 
 		# Send/receive; the receiver takes its flags from a JSON file (-j).
 		printf '{ "doca_general_flags": { "log-level": 50 },\n  "doca_program_flags": { "device": "sdoca_lo", "local-descriptor-path": "%s", "remote-descriptor-path": "%s" } }\n' \
@@ -204,6 +213,25 @@ for tool in "${builds[@]}"; do
 			-re "$d/send-recv.desc" -s "sent $text")
 		check_pair send "\"sent $text\"" "RDMA send task was done successfully"
 
+		# Send with immediate: the receiver checks the opcode and 0xABCD.
+		resp_cmd=("$bin/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/imm-recv.desc"
+			-re "$d/imm-send.desc")
+		req_cmd=("$bin/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/imm-send.desc"
+			-re "$d/imm-recv.desc" -s "sent with immediate $text")
+		check_pair send_immediate \
+			"Message received with immediate 0xabcd: \"sent with immediate $text\"" \
+			"RDMA send with immediate task was done successfully"
+
+		# Write with immediate: the responder's bufferless receive completes
+		# with the immediate; it prints its memory.
+		resp_cmd=("$bin/doca_rdma_write_immediate_responder" -d sdoca_lo
+			-ld "$d/wimm-resp.desc" -re "$d/wimm-req.desc" -m "$d/wimm-mmap.desc")
+		req_cmd=("$bin/doca_rdma_write_immediate_requester" -d sdoca_lo
+			-ld "$d/wimm-req.desc" -re "$d/wimm-resp.desc" -m "$d/wimm-mmap.desc"
+			-w "written with immediate $text")
+		check_pair write_immediate \
+			"Requester has written with immediate 0xabcd: \"written with immediate $text\"" \
+			"RDMA write with immediate task was done successfully"
 	done
 done
 
