@@ -166,6 +166,13 @@ static doca_error_t cm_addr_type_callback(void *param, void *config)
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
+static doca_error_t busy_after_submit_callback(void *param, void *config)
+{
+	struct rdma_params *params = config;
+
+	return copy_count(&params->busy_after_submit_ms, param, "The busy time");
+}
+
 enum param_flags {
 	PARAM_OPTIONAL = 0,
 	PARAM_MANDATORY = 1 << 0,
@@ -271,6 +278,13 @@ doca_error_t register_rdma_read_string_param(void)
 doca_error_t register_rdma_send_string_param(void)
 {
 	return register_text_param("s", "send-string", "send");
+}
+
+doca_error_t register_busy_after_submit_param(void)
+{
+	return register_param(NULL, "busy-after-submit-ms", "<ms>",
+	                      "Stay busy this long after the submit, without progress (tests)",
+	                      DOCA_ARGP_TYPE_INT, busy_after_submit_callback, PARAM_HIDDEN);
 }
 
 doca_error_t create_log_backends(void)
@@ -683,6 +697,17 @@ void rdma_task_done(struct rdma_objects *objs, doca_error_t result)
 		objs->tasks_in_flight--;
 	if (objs->tasks_in_flight == 0)
 		(void)doca_ctx_stop(objs->ctx);
+}
+
+void busy_wait_ms(uint32_t ms)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 <
+	         (long)ms);
 }
 
 /* --- buffers ------------------------------------------------------------------ */

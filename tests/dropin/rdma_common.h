@@ -59,6 +59,7 @@ struct rdma_params {
 	uint32_t cm_port;
 	char cm_addr[CM_ADDR_SIZE];
 	enum doca_rdma_addr_type cm_addr_type;
+	uint32_t busy_after_submit_ms; /* rdma_send only: the stress test's delay */
 };
 
 struct rdma_objects;
@@ -103,6 +104,8 @@ doca_error_t register_rdma_common_params(void);
 doca_error_t register_rdma_write_string_param(void);
 doca_error_t register_rdma_read_string_param(void);
 doca_error_t register_rdma_send_string_param(void);
+/* --busy-after-submit-ms (hidden): rdma_send stays busy after its submit. */
+doca_error_t register_busy_after_submit_param(void);
 /* Application logs to stdout, the SDK's warnings and errors to stderr. */
 doca_error_t create_log_backends(void);
 
@@ -139,6 +142,8 @@ doca_error_t wait_peer_done(const struct rdma_params *params);
 /* Receivers' error callback: logs, frees, stops the context. */
 void rdma_receive_error_callback(struct doca_rdma_task_receive *task,
                                  union doca_data task_user_data, union doca_data ctx_user_data);
+/* Keeps the CPU busy without progressing anything. */
+void busy_wait_ms(uint32_t ms);
 
 /* --- buffers --- */
 /* Requester: the mmap from the responder's export and its range. */

@@ -36,6 +36,8 @@ int main(int argc, char **argv)
 	if (result == DOCA_SUCCESS)
 		result = register_rdma_send_string_param();
 	if (result == DOCA_SUCCESS)
+		result = register_busy_after_submit_param();
+	if (result == DOCA_SUCCESS)
 		result = doca_argp_start(argc, argv);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Failed to parse the command line: %s", doca_error_get_descr(result));

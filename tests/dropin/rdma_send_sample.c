@@ -4,6 +4,8 @@
  *
  * Send: sends its string (-s) right after connecting, whether or not the
  * receiver has posted its receive yet (the send waits, as on RC: RNR).
+ * --busy-after-submit-ms keeps it from progressing for a while after the
+ * submit, so the receiver gets the message, stops and exits first.
  */
 #include <doca_buf.h>
 #include <doca_ctx.h>
@@ -64,8 +66,11 @@ static doca_error_t send_prepare_and_submit(struct rdma_objects *objs)
 		             doca_error_get_descr(result));
 		objs->tasks_in_flight--;
 		doca_task_free(doca_rdma_task_send_as_task(task));
+		return result;
 	}
-	return result;
+	if (objs->params->busy_after_submit_ms > 0)
+		busy_wait_ms(objs->params->busy_after_submit_ms);
+	return DOCA_SUCCESS;
 }
 
 doca_error_t rdma_send(struct rdma_params *params)

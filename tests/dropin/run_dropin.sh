@@ -5,6 +5,10 @@
 # meson + ninja with CC, CMake with CC, and meson with clang. For each build
 # and each transport (shared memory, TCP) it runs every pair and checks the
 # bytes that arrived and both exit codes; it checks -h and a refused flag.
+# Then the stress case, on the meson build: rdma_receive (which stops its
+# context in the completion callback and exits at once) against rdma_send
+# kept busy for a few milliseconds after its submit, STRESS_RUNS times per
+# transport, no failure allowed.
 #
 #   run_dropin.sh <softdoca build dir> <this directory>
 #
@@ -16,7 +20,10 @@ set -eu
 
 build=$1
 src=$2
-LIMIT=${SDOCA_TEST_LIMIT:-90} # seconds any one program of a pair may run
+LIMIT=${SDOCA_TEST_LIMIT:-90}               # seconds any one program of a pair may run
+STRESS_RUNS=${SDOCA_DROPIN_STRESS_RUNS:-200} # stress runs per transport
+STRESS_LIMIT=20                             # seconds one stress program may run
+BUSY_MS=5                                   # rdma_send's busy time after its submit
 JOBS=2
 
 for tool in meson ninja clang; do
@@ -172,6 +179,10 @@ for tool in "${builds[@]}"; do
 		"-sa, --server-addr" "-sat, --server-addr-type" "--sdk-log-level"
 	check_help rdma_read_responder "-r, --read-string"
 	check_help rdma_send "-s, --send-string"
+	if grep -qF "busy-after-submit" "$work/$tool-rdma_send-help.log"; then
+		fail "$tool: rdma_send -h shows the hidden --busy-after-submit-ms" \
+			"$work/$tool-rdma_send-help.log"
+	fi
 	bad="$work/$tool-bad-flags.log"
 	if "$bin/doca_rdma_send" -d sdoca_lo --no-such-flag >"$bad" 2>&1 ||
 		"$bin/doca_rdma_receive" -ld "$work/unused.desc" >>"$bad" 2>&1; then
@@ -235,6 +246,34 @@ for tool in "${builds[@]}"; do
 	done
 done
 
+# --- stress: the receiver is gone before the sender progresses --------------
+bin="$work/meson"
+for transport in shm tcp; do
+	export SOFTDOCA_TRANSPORT=$transport
+	start=$EPOCHREALTIME
+	failures=0
+	for ((i = 1; i <= STRESS_RUNS; i++)); do
+		d="$work/stress-$transport-$i"
+		mkdir "$d"
+		resp_cmd=("$bin/doca_rdma_receive" -d sdoca_lo -ld "$d/recv.desc" -re "$d/send.desc")
+		req_cmd=("$bin/doca_rdma_send" -d sdoca_lo -ld "$d/send.desc" -re "$d/recv.desc"
+			-s "stress message $i" --busy-after-submit-ms "$BUSY_MS")
+		if run_pair "$STRESS_LIMIT" "$d/receive.log" "$d/send.log" &&
+			expect "$d/receive.log" "\"stress message $i\""; then
+			rm -rf "$d"
+			continue
+		fi
+		failures=$((failures + 1))
+		# The logs of the first few failures; the count says the rest.
+		if [ "$failures" -le 3 ]; then
+			fail "stress $transport run $i" "$d/receive.log" "$d/send.log"
+		fi
+	done
+	seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "stress $transport: $STRESS_RUNS runs, $failures failed, ${seconds} s" \
+		"(rdma_send busy ${BUSY_MS} ms after its submit)"
+	[ "$failures" -eq 0 ] || failed=1
+done
 
-[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; shm and tcp): OK"
+[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; shm and tcp; stress): OK"
 exit "$failed"
