@@ -213,7 +213,7 @@ static doca_error_t register_param(const char *short_name, const char *long_name
 	return result;
 }
 
-doca_error_t register_rdma_common_params(void)
+doca_error_t register_connection_params(void)
 {
 	static const struct {
 		const char *short_name, *long_name, *arguments, *description;
@@ -265,17 +265,17 @@ static doca_error_t register_text_param(const char *short_name, const char *long
 	                      text_callback, PARAM_OPTIONAL);
 }
 
-doca_error_t register_rdma_write_string_param(void)
+doca_error_t register_write_text_param(void)
 {
 	return register_text_param("w", "write-string", "write");
 }
 
-doca_error_t register_rdma_read_string_param(void)
+doca_error_t register_read_text_param(void)
 {
 	return register_text_param("r", "read-string", "offer for reading");
 }
 
-doca_error_t register_rdma_send_string_param(void)
+doca_error_t register_send_text_param(void)
 {
 	return register_text_param("s", "send-string", "send");
 }
@@ -321,7 +321,7 @@ static doca_error_t create_local_mmap(struct rdma_objects *objs, uint32_t permis
 	result = step(doca_mmap_set_permissions(objs->mmap, permissions),
 	              "set the mmap's permissions");
 	if (result == DOCA_SUCCESS)
-		result = step(doca_mmap_set_memrange(objs->mmap, objs->memrange, MEM_RANGE_LEN),
+		result = step(doca_mmap_set_memrange(objs->mmap, objs->memrange, MEMORY_LEN),
 		              "set the mmap's memory range");
 	if (result == DOCA_SUCCESS)
 		result = step(doca_mmap_add_dev(objs->mmap, objs->dev),
@@ -361,7 +361,7 @@ doca_error_t allocate_rdma_resources(struct rdma_params *params, uint32_t mmap_p
 	}
 
 	/* Ordinary heap memory, as DOCA's samples register. */
-	objs->memrange = calloc(MEM_RANGE_LEN, 1);
+	objs->memrange = calloc(MEMORY_LEN, 1);
 	if (objs->memrange == NULL)
 		result = step(DOCA_ERROR_NO_MEMORY, "allocate the memory range");
 	if (result == DOCA_SUCCESS)
@@ -482,9 +482,9 @@ doca_error_t destroy_buf_inventory(struct rdma_objects *objs)
 /* Writes `path` whole under a temporary name and renames it, so a peer that
  * polls for it never reads half a file. Like DOCA's samples, refuses to
  * overwrite a file a previous run left. */
-static doca_error_t write_file(const char *path, const void *data, size_t len)
+static doca_error_t write_descriptor_file(const char *path, const void *data, size_t len)
 {
-	char tmp[MAX_ARG_SIZE + 16];
+	char tmp[MAX_PARAM_LEN + 16];
 	FILE *file;
 	int ok;
 
@@ -569,15 +569,15 @@ static void done_path(const char *descriptor_path, char *path, size_t size)
 
 doca_error_t signal_peer_done(const struct rdma_params *params)
 {
-	char path[MAX_ARG_SIZE + sizeof(DONE_SUFFIX)];
+	char path[MAX_PARAM_LEN + sizeof(DONE_SUFFIX)];
 
 	done_path(params->local_desc_path, path, sizeof(path));
-	return write_file(path, "done\n", 5);
+	return write_descriptor_file(path, "done\n", 5);
 }
 
 doca_error_t wait_peer_done(const struct rdma_params *params)
 {
-	char path[MAX_ARG_SIZE + sizeof(DONE_SUFFIX)];
+	char path[MAX_PARAM_LEN + sizeof(DONE_SUFFIX)];
 
 	done_path(params->remote_desc_path, path, sizeof(path));
 	DOCA_LOG_INFO("Waiting for the requester to finish (%s)", path);
@@ -605,12 +605,13 @@ static doca_error_t export_and_connect(struct rdma_objects *objs)
 		                                    &objs->mmap_desc_size),
 		              "export the mmap");
 		if (result == DOCA_SUCCESS)
-			result = write_file(params->remote_mmap_desc_path, objs->mmap_desc,
-			                    objs->mmap_desc_size);
+			result = write_descriptor_file(params->remote_mmap_desc_path,
+			                               objs->mmap_desc, objs->mmap_desc_size);
 		if (result != DOCA_SUCCESS)
 			return result;
 	}
-	result = write_file(params->local_desc_path, objs->conn_desc, objs->conn_desc_size);
+	result = write_descriptor_file(params->local_desc_path, objs->conn_desc,
+	                               objs->conn_desc_size);
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Connection descriptor in %s; waiting for the peer's in %s",
@@ -765,7 +766,7 @@ doca_error_t prepare_remote_write_bufs(struct rdma_objects *objs)
 doca_error_t prepare_empty_dst_buf(struct rdma_objects *objs)
 {
 	return step(doca_buf_inventory_buf_get_by_addr(objs->inventory, objs->mmap, objs->memrange,
-	                                               MEM_RANGE_LEN, &objs->dst_buf),
+	                                               MEMORY_LEN, &objs->dst_buf),
 	            "get the destination buffer");
 }
 

@@ -37,10 +37,10 @@
 #include <doca_pe.h>
 #include <doca_rdma.h>
 
-#define MAX_ARG_SIZE 256       /* longest path or text on the command line, with its NUL */
+#define MAX_PARAM_LEN 256      /* longest path or text on the command line, with its NUL */
 #define CM_ADDR_SIZE 64        /* longest -sa address, with its NUL */
-#define MEM_RANGE_LEN 4096     /* the memory each program registers */
-#define NUM_RDMA_TASKS 1       /* each program runs one task of its kind */
+#define MEMORY_LEN 4096        /* the memory each program registers */
+#define TASKS_PER_PROGRAM 1    /* each program runs one task of its kind */
 #define NUM_BUFS 4             /* buffers a program's inventory holds */
 #define IMMEDIATE_VALUE 0xABCD /* sent as is, compared as is (no byte swap) */
 #define DEFAULT_TEXT "Hello from a softdoca drop-in program"
@@ -48,10 +48,10 @@
 /* What the command line sets. */
 struct rdma_params {
 	char device_name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
-	char local_desc_path[MAX_ARG_SIZE];
-	char remote_desc_path[MAX_ARG_SIZE];
-	char remote_mmap_desc_path[MAX_ARG_SIZE]; /* the responder's memory descriptor */
-	char text[MAX_ARG_SIZE];                  /* -w, -r or -s: written, offered or sent */
+	char local_desc_path[MAX_PARAM_LEN];
+	char remote_desc_path[MAX_PARAM_LEN];
+	char remote_mmap_desc_path[MAX_PARAM_LEN]; /* the responder's memory descriptor */
+	char text[MAX_PARAM_LEN];                  /* -w, -r or -s: written, offered or sent */
 	uint32_t gid_index;
 	bool gid_index_set;
 	/* RDMA-CM (-cm, -lp, -sa, -sat): parsed, refused when used (see allocate). */
@@ -70,7 +70,7 @@ typedef doca_error_t (*rdma_step)(struct rdma_objects *objs);
 struct rdma_objects {
 	struct rdma_params *params;
 	struct doca_dev *dev;
-	char *memrange; /* MEM_RANGE_LEN bytes of heap memory under `mmap` */
+	char *memrange; /* MEMORY_LEN bytes of heap memory under `mmap` */
 	struct doca_mmap *mmap;
 	struct doca_mmap *remote_mmap; /* created from the responder's export */
 	struct doca_buf_inventory *inventory;
@@ -99,18 +99,18 @@ struct rdma_objects {
 /* --- command line (rdma_common.c) --- */
 void set_default_params(struct rdma_params *params);
 /* -d, -ld, -re, -m, -g and the RDMA-CM flags -cm, -lp, -sa, -sat. */
-doca_error_t register_rdma_common_params(void);
+doca_error_t register_connection_params(void);
 /* The text of a program: -w/--write-string, -r/--read-string, -s/--send-string. */
-doca_error_t register_rdma_write_string_param(void);
-doca_error_t register_rdma_read_string_param(void);
-doca_error_t register_rdma_send_string_param(void);
+doca_error_t register_write_text_param(void);
+doca_error_t register_read_text_param(void);
+doca_error_t register_send_text_param(void);
 /* --busy-after-submit-ms (hidden): rdma_send stays busy after its submit. */
 doca_error_t register_busy_after_submit_param(void);
 /* Application logs to stdout, the SDK's warnings and errors to stderr. */
 doca_error_t create_log_backends(void);
 
 /* --- resources --- */
-/* Opens -d (it must pass `check`), registers MEM_RANGE_LEN bytes with
+/* Opens -d (it must pass `check`), registers MEMORY_LEN bytes with
  * `mmap_permissions`, creates the PE and the RDMA context. */
 doca_error_t allocate_rdma_resources(struct rdma_params *params, uint32_t mmap_permissions,
                                      uint32_t rdma_permissions,

@@ -126,7 +126,7 @@ doca_error_t rdma_read_requester(struct rdma_params *params)
 	objs.connected = read_prepare_and_submit;
 
 	result = doca_rdma_task_read_set_conf(objs.rdma, read_completed_callback,
-	                                      read_error_callback, NUM_RDMA_TASKS);
+	                                      read_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA read tasks: %s",
 		             doca_error_get_descr(result));

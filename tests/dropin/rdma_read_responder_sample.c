@@ -40,7 +40,7 @@ doca_error_t rdma_read_responder(struct rdma_params *params)
 	objs.exchange_mmap = true;
 	objs.connected = wait_for_reader;
 	/* The string with its NUL; the rest of the memory stays zero. */
-	strncpy(objs.memrange, params->text, MEM_RANGE_LEN - 1);
+	strncpy(objs.memrange, params->text, MEMORY_LEN - 1);
 
 	result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

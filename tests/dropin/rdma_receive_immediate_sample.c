@@ -76,7 +76,7 @@ doca_error_t rdma_receive_immediate(struct rdma_params *params)
 	objs.connected = post_receive;
 
 	result = doca_rdma_task_receive_set_conf(objs.rdma, receive_completed_callback,
-	                                         rdma_receive_error_callback, NUM_RDMA_TASKS);
+	                                         rdma_receive_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA receive tasks: %s",
 		             doca_error_get_descr(result));

@@ -84,7 +84,7 @@ doca_error_t rdma_send_immediate(struct rdma_params *params)
 	objs.connected = send_imm_prepare_and_submit;
 
 	result = doca_rdma_task_send_imm_set_conf(objs.rdma, send_imm_completed_callback,
-	                                          send_imm_error_callback, NUM_RDMA_TASKS);
+	                                          send_imm_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA send with immediate tasks: %s",
 		             doca_error_get_descr(result));

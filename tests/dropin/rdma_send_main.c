@@ -32,9 +32,9 @@ int main(int argc, char **argv)
 		DOCA_LOG_ERR("Failed to initialise doca_argp: %s", doca_error_get_descr(result));
 		goto sample_exit;
 	}
-	result = register_rdma_common_params();
+	result = register_connection_params();
 	if (result == DOCA_SUCCESS)
-		result = register_rdma_send_string_param();
+		result = register_send_text_param();
 	if (result == DOCA_SUCCESS)
 		result = register_busy_after_submit_param();
 	if (result == DOCA_SUCCESS)

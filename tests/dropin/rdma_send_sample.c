@@ -86,7 +86,7 @@ doca_error_t rdma_send(struct rdma_params *params)
 	objs.connected = send_prepare_and_submit;
 
 	result = doca_rdma_task_send_set_conf(objs.rdma, send_completed_callback,
-	                                      send_error_callback, NUM_RDMA_TASKS);
+	                                      send_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA send tasks: %s",
 		             doca_error_get_descr(result));

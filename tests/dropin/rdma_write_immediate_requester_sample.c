@@ -89,7 +89,7 @@ doca_error_t rdma_write_immediate_requester(struct rdma_params *params)
 	objs.connected = write_imm_prepare_and_submit;
 
 	result = doca_rdma_task_write_imm_set_conf(objs.rdma, write_imm_completed_callback,
-	                                           write_imm_error_callback, NUM_RDMA_TASKS);
+	                                           write_imm_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA write with immediate tasks: %s",
 		             doca_error_get_descr(result));

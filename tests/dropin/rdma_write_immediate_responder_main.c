@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 		DOCA_LOG_ERR("Failed to initialise doca_argp: %s", doca_error_get_descr(result));
 		goto sample_exit;
 	}
-	result = register_rdma_common_params();
+	result = register_connection_params();
 	if (result == DOCA_SUCCESS)
 		result = doca_argp_start(argc, argv);
 	if (result != DOCA_SUCCESS) {

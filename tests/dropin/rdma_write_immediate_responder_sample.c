@@ -31,9 +31,8 @@ static doca_error_t print_written_text(struct rdma_objects *objs,
 		DOCA_LOG_ERR("Immediate 0x%x, expected 0x%x", (unsigned)immediate, IMMEDIATE_VALUE);
 		return DOCA_ERROR_UNEXPECTED;
 	}
-	if (strnlen(objs->memrange, MEM_RANGE_LEN) == MEM_RANGE_LEN) {
-		DOCA_LOG_ERR("The requester wrote no string that ends within %d bytes",
-		             MEM_RANGE_LEN);
+	if (strnlen(objs->memrange, MEMORY_LEN) == MEMORY_LEN) {
+		DOCA_LOG_ERR("The requester wrote no string that ends within %d bytes", MEMORY_LEN);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	DOCA_LOG_INFO("Requester has written with immediate 0x%x: \"%s\"", (unsigned)immediate,
@@ -69,7 +68,7 @@ doca_error_t rdma_write_immediate_responder(struct rdma_params *params)
 	objs.connected = post_receive_without_buffer;
 
 	result = doca_rdma_task_receive_set_conf(objs.rdma, receive_completed_callback,
-	                                         rdma_receive_error_callback, NUM_RDMA_TASKS);
+	                                         rdma_receive_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA receive tasks: %s",
 		             doca_error_get_descr(result));

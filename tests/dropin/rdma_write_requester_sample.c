@@ -90,7 +90,7 @@ doca_error_t rdma_write_requester(struct rdma_params *params)
 	objs.connected = write_prepare_and_submit;
 
 	result = doca_rdma_task_write_set_conf(objs.rdma, write_completed_callback,
-	                                       write_error_callback, NUM_RDMA_TASKS);
+	                                       write_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA write tasks: %s",
 		             doca_error_get_descr(result));

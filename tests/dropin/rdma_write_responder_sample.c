@@ -22,9 +22,8 @@ static doca_error_t print_written_text(struct rdma_objects *objs)
 	result = wait_peer_done(objs->params);
 	if (result != DOCA_SUCCESS)
 		return result;
-	if (strnlen(objs->memrange, MEM_RANGE_LEN) == MEM_RANGE_LEN) {
-		DOCA_LOG_ERR("The requester wrote no string that ends within %d bytes",
-		             MEM_RANGE_LEN);
+	if (strnlen(objs->memrange, MEMORY_LEN) == MEMORY_LEN) {
+		DOCA_LOG_ERR("The requester wrote no string that ends within %d bytes", MEMORY_LEN);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	DOCA_LOG_INFO("Requester has written: \"%s\"", objs->memrange);
