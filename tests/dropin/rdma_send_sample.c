@@ -2,13 +2,12 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Send: sends a string to the receiver, right after connecting (before the
- * receiver may have posted its receive: the send waits for it).
+ * Send: sends its string (-s) right after connecting, whether or not the
+ * receiver has posted its receive yet (the send waits, as on RC: RNR).
+ * --busy-after-submit-ms keeps it from progressing for a while after the
+ * submit, so the receiver gets the message, stops and exits first.
  */
-#include <string.h>
-
 #include <doca_buf.h>
-#include <doca_buf_inventory.h>
 #include <doca_ctx.h>
 #include <doca_error.h>
 #include <doca_log.h>
@@ -18,100 +17,89 @@
 
 DOCA_LOG_REGISTER(RDMA_SEND::SAMPLE);
 
-static doca_error_t release_send_task(struct doca_rdma_task_send *task,
-                                      struct rdma_resources *resources)
+static void send_completed_callback(struct doca_rdma_task_send *task,
+                                    union doca_data task_user_data, union doca_data ctx_user_data)
 {
-	doca_error_t result;
-
-	doca_task_free(doca_rdma_task_send_as_task(task));
-	result = doca_buf_dec_refcount(resources->src_buf, NULL);
-	resources->src_buf = NULL;
-	return result;
-}
-
-static void rdma_send_completed_callback(struct doca_rdma_task_send *rdma_send_task,
-                                         union doca_data task_user_data,
-                                         union doca_data ctx_user_data)
-{
-	struct rdma_resources *resources = ctx_user_data.ptr;
-	doca_error_t result;
+	struct rdma_objects *objs = ctx_user_data.ptr;
 
 	(void)task_user_data;
-	DOCA_LOG_INFO("RDMA send task was done successfully");
-	result = release_send_task(rdma_send_task, resources);
-	DOCA_ERROR_PROPAGATE(resources->first_encountered_error, result);
-	(void)doca_ctx_stop(resources->rdma_ctx);
+	DOCA_LOG_INFO("RDMA send task was done successfully: \"%s\" sent", objs->params->text);
+	doca_task_free(doca_rdma_task_send_as_task(task));
+	rdma_task_done(objs, release_task_bufs(objs));
 }
 
-static void rdma_send_error_callback(struct doca_rdma_task_send *rdma_send_task,
-                                     union doca_data task_user_data, union doca_data ctx_user_data)
+static void send_error_callback(struct doca_rdma_task_send *task, union doca_data task_user_data,
+                                union doca_data ctx_user_data)
 {
-	struct rdma_resources *resources = ctx_user_data.ptr;
-	doca_error_t status = doca_task_get_status(doca_rdma_task_send_as_task(rdma_send_task));
+	struct rdma_objects *objs = ctx_user_data.ptr;
+	doca_error_t status = doca_task_get_status(doca_rdma_task_send_as_task(task));
 
 	(void)task_user_data;
 	DOCA_LOG_ERR("RDMA send task failed: %s", doca_error_get_descr(status));
-	(void)release_send_task(rdma_send_task, resources);
-	rdma_fail(resources, status);
+	doca_task_free(doca_rdma_task_send_as_task(task));
+	(void)release_task_bufs(objs);
+	rdma_task_done(objs, status);
 }
 
-static doca_error_t rdma_send_prepare_and_submit_task(struct rdma_resources *resources)
+/* Runs in the RUNNING callback, right after connect. */
+static doca_error_t send_prepare_and_submit(struct rdma_objects *objs)
 {
-	struct doca_rdma_task_send *rdma_send_task = NULL;
-	union doca_data task_user_data = { .u64 = 0 };
-	const char *text = resources->cfg->text;
-	size_t text_len = strlen(text); /* the receiver gets the length with the data */
+	struct doca_rdma_task_send *task;
+	union doca_data task_user_data = { .ptr = NULL };
 	doca_error_t result;
 
-	result = rdma_export_and_connect(resources);
+	result = prepare_text_src_buf(objs);
 	if (result != DOCA_SUCCESS)
 		return result;
-
-	memcpy(resources->mmap_memrange, text, text_len);
-	result = doca_buf_inventory_buf_get_by_data(resources->buf_inventory, resources->mmap,
-	                                            resources->mmap_memrange, text_len,
-	                                            &resources->src_buf);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate the source buffer: %s",
-		             doca_error_get_descr(result));
-		return result;
-	}
-	result = doca_rdma_task_send_allocate_init(resources->rdma, resources->connection,
-	                                           resources->src_buf, task_user_data,
-	                                           &rdma_send_task);
+	result = doca_rdma_task_send_allocate_init(objs->rdma, objs->connection, objs->src_buf,
+	                                           task_user_data, &task);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Failed to allocate the RDMA send task: %s",
 		             doca_error_get_descr(result));
 		return result;
 	}
-	DOCA_LOG_INFO("Sending %zu bytes", text_len);
-	result = doca_task_submit(doca_rdma_task_send_as_task(rdma_send_task));
+	DOCA_LOG_INFO("Submitting an RDMA send task of %zu bytes", strlen(objs->params->text) + 1);
+	objs->tasks_in_flight++;
+	result = doca_task_submit(doca_rdma_task_send_as_task(task));
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Failed to submit the RDMA send task: %s",
 		             doca_error_get_descr(result));
-		doca_task_free(doca_rdma_task_send_as_task(rdma_send_task));
+		objs->tasks_in_flight--;
+		doca_task_free(doca_rdma_task_send_as_task(task));
+		return result;
 	}
-	return result;
+	if (objs->params->busy_after_submit_ms > 0)
+		busy_wait_ms(objs->params->busy_after_submit_ms);
+	return DOCA_SUCCESS;
 }
 
-static doca_error_t rdma_send_configure_tasks(struct rdma_resources *resources)
+doca_error_t rdma_send(struct rdma_params *params)
 {
-	doca_error_t result = doca_rdma_task_send_set_conf(
-	        resources->rdma, rdma_send_completed_callback, rdma_send_error_callback, 1);
+	struct rdma_objects objs;
+	doca_error_t result, tmp;
 
+	result = allocate_rdma_resources(params, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	                                 DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	                                 doca_rdma_cap_task_send_is_supported, &objs);
+	if (result != DOCA_SUCCESS)
+		return result;
+	objs.connected = send_prepare_and_submit;
+
+	result = doca_rdma_task_send_set_conf(objs.rdma, send_completed_callback,
+	                                      send_error_callback, TASKS_PER_PROGRAM);
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA send tasks: %s",
 		             doca_error_get_descr(result));
+	if (result == DOCA_SUCCESS)
+		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
+	if (result == DOCA_SUCCESS)
+		result = create_buf_inventory(&objs);
+	if (result == DOCA_SUCCESS)
+		result = run_rdma_context(&objs);
+
+	tmp = destroy_buf_inventory(&objs);
+	DOCA_ERROR_PROPAGATE(result, tmp);
+	tmp = destroy_rdma_resources(&objs);
+	DOCA_ERROR_PROPAGATE(result, tmp);
 	return result;
 }
-
-const struct rdma_sample rdma_send_sample = {
-	.name = "rdma_send",
-	.string_param = "send-string",
-	.string_param_help = "String to send to the peer",
-	.mmap_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-	.rdma_permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-	.check = doca_rdma_cap_task_send_is_supported,
-	.configure_tasks = rdma_send_configure_tasks,
-	.on_running = rdma_send_prepare_and_submit_task,
-};

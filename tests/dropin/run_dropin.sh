@@ -1,29 +1,35 @@
 #!/bin/bash
 # The drop-in check: installs softdoca into a temporary prefix, copies the
-# DOCA-style samples of this directory out of the tree, builds them against
-# that prefix alone (pkg-config) with meson + ninja and with CMake, and runs
-# each build's pairs (write requester/responder, send/receive) over shared
-# memory and over TCP, checking the bytes that arrived.
+# programs of this directory (shaped like DOCA 3.x's RDMA samples) out of the
+# tree and builds them against that prefix alone (pkg-config) three times:
+# meson + ninja with CC, CMake with CC, and meson with clang. For each build
+# and each transport (shared memory, TCP) it runs every pair and checks the
+# bytes that arrived and both exit codes; it checks -h and a refused flag.
+# Then the stress case, on the meson build: rdma_receive (which stops its
+# context in the completion callback and exits at once) against rdma_send
+# kept busy for a few milliseconds after its submit, STRESS_RUNS times per
+# transport, no failure allowed.
 #
 #   run_dropin.sh <softdoca build dir> <this directory>
 #
-# CC and SDOCA_PROGRAM_FLAGS (set by CMake) build the samples like the
-# libraries: under a sanitizer build they must carry the same runtime.
+# CC and SDOCA_PROGRAM_FLAGS (set by CMake) build the programs like the
+# libraries: under a sanitizer build they must carry the same runtime, so
+# the clang build is then compiled only (clang's sanitizer runtime is not
+# the libraries' gcc one).
 set -eu
 
 build=$1
 src=$2
-LIMIT=${SDOCA_TEST_LIMIT:-90} # seconds any one program may run
+LIMIT=${SDOCA_TEST_LIMIT:-90}               # seconds any one program of a pair may run
+STRESS_RUNS=${SDOCA_DROPIN_STRESS_RUNS:-200} # stress runs per transport
+STRESS_LIMIT=20                             # seconds one stress program may run
+BUSY_MS=5                                   # rdma_send's busy time after its submit
 JOBS=2
 
-if ! command -v meson >/dev/null 2>&1; then
-	echo "FAIL: meson is not installed (./run.sh deps installs it: apt-get install meson)"
-	exit 1
-fi
-if ! command -v ninja >/dev/null 2>&1; then
-	echo "FAIL: ninja is not installed (./run.sh deps installs it: apt-get install ninja-build)"
-	exit 1
-fi
+for tool in meson ninja clang; do
+	command -v "$tool" >/dev/null 2>&1 ||
+		{ echo "FAIL: $tool is not installed (./run.sh deps installs it)"; exit 1; }
+done
 
 work=$(mktemp -d /tmp/sdoca-dropin.XXXXXX)
 bg_pid=
@@ -48,33 +54,59 @@ case $(pkg-config --cflags doca-rdma doca-argp) in
 *) echo "FAIL: pkg-config does not point into the prefix"; exit 1 ;;
 esac
 
-# The samples as a user has them: a directory of their own.
+# The programs as a user has them: a directory of their own.
 mkdir "$work/src"
 cp "$src"/*.c "$src"/*.h "$src/meson.build" "$src/CMakeLists.txt" "$work/src/"
 
-export CC="${CC:-cc}"
-export CFLAGS="${SDOCA_PROGRAM_FLAGS:-}"
-export LDFLAGS="${SDOCA_PROGRAM_FLAGS:-}"
+programs=(rdma_write_requester rdma_write_responder rdma_read_requester rdma_read_responder
+	rdma_send rdma_receive rdma_send_immediate rdma_receive_immediate
+	rdma_write_immediate_requester rdma_write_immediate_responder)
+flags="${SDOCA_PROGRAM_FLAGS:-}"
+cc="${CC:-cc}"
 
-echo "== meson + ninja"
-meson setup "$work/meson" "$work/src" >"$work/meson-setup.log" 2>&1 ||
-	{ cat "$work/meson-setup.log"; echo "FAIL: meson setup"; exit 1; }
-ninja -C "$work/meson" -j "$JOBS" >"$work/meson-build.log" 2>&1 ||
-	{ cat "$work/meson-build.log"; echo "FAIL: ninja"; exit 1; }
+# setup_build NAME CC FLAGS COMMAND... - configures build NAME with compiler
+# CC and CFLAGS/LDFLAGS FLAGS; the output in $work/NAME-setup.log.
+setup_build() {
+	local name=$1 compiler=$2 build_flags=$3
+	shift 3
+	CC=$compiler CFLAGS=$build_flags LDFLAGS=$build_flags "$@" >"$work/$name-setup.log" 2>&1 ||
+		{ cat "$work/$name-setup.log"; echo "FAIL: $name: configure"; exit 1; }
+}
 
-echo "== cmake"
-cmake -S "$work/src" -B "$work/cmake" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-	>"$work/cmake-setup.log" 2>&1 ||
-	{ cat "$work/cmake-setup.log"; echo "FAIL: cmake configure"; exit 1; }
-cmake --build "$work/cmake" -j "$JOBS" >"$work/cmake-build.log" 2>&1 ||
-	{ cat "$work/cmake-build.log"; echo "FAIL: cmake --build"; exit 1; }
+# compile NAME [TARGET...] - builds build NAME (its TARGETs only, if given).
+compile() {
+	local name=$1
+	shift
+	ninja -C "$work/$name" -j "$JOBS" "$@" >"$work/$name-build.log" 2>&1 ||
+		{ cat "$work/$name-build.log"; echo "FAIL: $name: build"; exit 1; }
+}
 
-# Both builds compiled and linked with the flags given (the sanitizers).
-if [ -n "$CFLAGS" ]; then
-	for dir in "$work/meson" "$work/cmake"; do
-		for sample in rdma_send rdma_receive rdma_write_requester rdma_write_responder; do
-			ninja -C "$dir" -t commands "$sample" | grep -qF -- "$CFLAGS" ||
-				{ echo "FAIL: $dir/$sample built without $CFLAGS"; exit 1; }
+echo "== meson + ninja ($cc)"
+setup_build meson "$cc" "$flags" meson setup "$work/meson" "$work/src"
+compile meson
+echo "== cmake ($cc)"
+setup_build cmake "$cc" "$flags" cmake -S "$work/src" -B "$work/cmake" -G Ninja \
+	-DCMAKE_BUILD_TYPE=Debug
+compile cmake
+builds=(meson cmake)
+echo "== meson + ninja (clang)"
+setup_build clang clang "" meson setup "$work/clang" "$work/src"
+if [ -n "$flags" ]; then
+	# Every object, not linked: see the header.
+	mapfile -t objects < <(ninja -C "$work/clang" -t targets all | sed -n 's/\.o: .*/.o/p')
+	compile clang "${objects[@]}"
+	echo "clang: compiled only (sanitizer build)"
+else
+	compile clang
+	builds+=(clang)
+fi
+
+# The gcc builds compiled and linked with the flags given (the sanitizers).
+if [ -n "$flags" ]; then
+	for dir in meson cmake; do
+		for program in "${programs[@]}"; do
+			ninja -C "$work/$dir" -t commands "doca_$program" | grep -qF -- "$flags" ||
+				{ echo "FAIL: $dir: doca_$program built without $flags"; exit 1; }
 		done
 	done
 fi
@@ -99,80 +131,149 @@ expect() {
 	grep -qF -- "$2" "$1"
 }
 
-# run_pair NAME RESPONDER_LOG REQUESTER_LOG - runs resp_cmd in the background
-# and req_cmd in the foreground, each killed after LIMIT seconds.
+# run_pair LIMIT RESPONDER_LOG REQUESTER_LOG - runs resp_cmd in the
+# background and req_cmd in the foreground, each killed after LIMIT
+# seconds; fails unless both exit 0.
 run_pair() {
 	local req_rc=0 resp_rc=0
-	timeout -s KILL "$LIMIT" "${resp_cmd[@]}" >"$2" 2>&1 &
+	timeout -s KILL "$1" "${resp_cmd[@]}" >"$2" 2>&1 &
 	bg_pid=$!
-	timeout -s KILL "$LIMIT" "${req_cmd[@]}" >"$3" 2>&1 || req_rc=$?
+	timeout -s KILL "$1" "${req_cmd[@]}" >"$3" 2>&1 || req_rc=$?
 	wait "$bg_pid" || resp_rc=$?
 	bg_pid=
-	if [ "$req_rc" -ne 0 ] || [ "$resp_rc" -ne 0 ]; then
-		fail "$1: requester exit $req_rc, responder exit $resp_rc" "$2" "$3"
-		return 1
+	[ "$req_rc" -eq 0 ] && [ "$resp_rc" -eq 0 ] && return 0
+	echo "requester exit $req_rc, responder exit $resp_rc" >>"$3"
+	return 1
+}
+
+# check_pair NAME RESPONDER_TEXT REQUESTER_TEXT - runs the pair in $d and
+# checks what each side printed.
+check_pair() {
+	local resp_log="$d/$1-responder.log" req_log="$d/$1-requester.log"
+	if ! run_pair "$LIMIT" "$resp_log" "$req_log"; then
+		fail "$run $1: a program failed" "$resp_log" "$req_log"
+	elif ! expect "$resp_log" "$2" || ! expect "$req_log" "$3"; then
+		fail "$run $1: not what was expected (\"$2\" / \"$3\")" "$resp_log" "$req_log"
+	else
+		echo "ok: $run $1"
 	fi
 }
 
-for tool in meson cmake; do
+# check_help PROGRAM TEXT... - PROGRAM -h exits 0 and lists every TEXT.
+check_help() {
+	local program=$1 out="$work/$tool-$1-help.log"
+	shift
+	"$bin/doca_$program" -h >"$out" 2>&1 || { fail "$tool: $program -h failed" "$out"; return; }
+	for text in "$@"; do
+		expect "$out" "$text" || { fail "$tool: $program -h lacks \"$text\"" "$out"; return; }
+	done
+}
+
+for tool in "${builds[@]}"; do
 	bin="$work/$tool"
 
-	# The command line is doca_argp's: help, and a refused flag.
-	out="$work/$tool-help.log"
-	bad="$work/$tool-bad-flags.log"
-	if ! "$bin/rdma_write_requester" -h >"$out" 2>&1 ||
-		! expect "$out" "-ld, --local-descriptor-path" ||
-		! expect "$out" "-re, --remote-descriptor-path" ||
-		! expect "$out" "-m, --mmap-descriptor-path" ||
-		! expect "$out" "-s, --write-string" || ! expect "$out" "--sdk-log-level"; then
-		fail "$tool: rdma_write_requester -h" "$out"
+	# The command line is doca_argp's: help, a refused flag, a mandatory one.
+	check_help rdma_write_requester "-d, --device" "-ld, --local-descriptor-path" \
+		"-re, --remote-descriptor-path" "-m, --remote-resource-descriptor-path" \
+		"-g, --gid-index" "-w, --write-string" "-cm, --use-rdma-cm" "-lp, --listen-port" \
+		"-sa, --server-addr" "-sat, --server-addr-type" "--sdk-log-level"
+	check_help rdma_read_responder "-r, --read-string"
+	check_help rdma_send "-s, --send-string"
+	if grep -qF "busy-after-submit" "$work/$tool-rdma_send-help.log"; then
+		fail "$tool: rdma_send -h shows the hidden --busy-after-submit-ms" \
+			"$work/$tool-rdma_send-help.log"
 	fi
-	if "$bin/rdma_send" --no-such-flag >"$bad" 2>&1 ||
-		"$bin/rdma_receive" -d sdoca_lo >>"$bad" 2>&1; then
-		fail "$tool: an unknown flag or a missing mandatory one was accepted" "$bad"
+	bad="$work/$tool-bad-flags.log"
+	if "$bin/doca_rdma_send" -d sdoca_lo --no-such-flag >"$bad" 2>&1 ||
+		"$bin/doca_rdma_receive" -ld "$work/unused.desc" >>"$bad" 2>&1; then
+		fail "$tool: an unknown flag or a missing -d was accepted" "$bad"
 	fi
 
 	for transport in shm tcp; do
 		export SOFTDOCA_TRANSPORT=$transport
+		run="$tool/$transport"
 		d="$work/run-$tool-$transport"
 		mkdir "$d"
+		text="by the $tool build over $transport, pid $$"
 
-		# Write: the responder blocks in its state callback until the
-		# requester's ".done" file appears, then prints its memory.
-		text="written by the $tool build over $transport, pid $$"
-		resp_cmd=("$bin/rdma_write_responder" -d sdoca_lo -ld "$d/resp.desc"
-			-re "$d/req.desc" -m "$d/mmap.desc" -g 0 -l 50)
-		req_cmd=("$bin/rdma_write_requester" --device sdoca_lo
-			--local-descriptor-path "$d/req.desc" --remote-descriptor-path "$d/resp.desc"
-			--mmap-descriptor-path "$d/mmap.desc" --write-string "$text"
-			--sdk-log-level 40)
-		if run_pair "$tool/$transport write" "$d/write-resp.log" "$d/write-req.log"; then
-			if expect "$d/write-resp.log" "Requester has written: \"$text\"" &&
-				expect "$d/write-req.log" "RDMA write task was done successfully"; then
-				echo "ok: $tool/$transport write"
-			else
-				fail "$tool/$transport write: the responder's memory is not the text" \
-					"$d/write-resp.log" "$d/write-req.log"
-			fi
-		fi
+		# Write: the responder waits in its RUNNING callback for the
+		# requester's ".done", then prints its memory. Long flag names on
+		# one side, short ones on the other.
+		resp_cmd=("$bin/doca_rdma_write_responder" -d sdoca_lo -ld "$d/write-resp.desc"
+			-re "$d/write-req.desc" -m "$d/write-mmap.desc" -g 0 -l 50)
+		req_cmd=("$bin/doca_rdma_write_requester" --device sdoca_lo
+			--local-descriptor-path "$d/write-req.desc"
+			--remote-descriptor-path "$d/write-resp.desc"
+			--remote-resource-descriptor-path "$d/write-mmap.desc"
+			--write-string "written $text" --sdk-log-level 40)
+		check_pair write "Requester has written: \"written $text\"" \
+			"RDMA write task was done successfully"
+
+		# Read: the requester prints what it read from the responder's memory.
+		resp_cmd=("$bin/doca_rdma_read_responder" -d sdoca_lo -ld "$d/read-resp.desc"
+			-re "$d/read-req.desc" -m "$d/read-mmap.desc" -r "offered $text")
+		req_cmd=("$bin/doca_rdma_read_requester" -d sdoca_lo -ld "$d/read-req.desc"
+			-re "$d/read-resp.desc" -m "$d/read-mmap.desc")
+		check_pair read "Requester has read" "Read from the responder: \"offered $text\""
 
 		# Send/receive; the receiver takes its flags from a JSON file (-j).
-		text="sent by the $tool build over $transport"
 		printf '{ "doca_general_flags": { "log-level": 50 },\n  "doca_program_flags": { "device": "sdoca_lo", "local-descriptor-path": "%s", "remote-descriptor-path": "%s" } }\n' \
-			"$d/recv.desc" "$d/send.desc" >"$d/receive.json"
-		resp_cmd=("$bin/rdma_receive" -j "$d/receive.json")
-		req_cmd=("$bin/rdma_send" -d sdoca_lo -ld "$d/send.desc" -re "$d/recv.desc" -s "$text")
-		if run_pair "$tool/$transport send" "$d/recv.log" "$d/send.log"; then
-			if expect "$d/recv.log" "Message received (${#text} bytes): \"$text\"" &&
-				expect "$d/send.log" "RDMA send task was done successfully"; then
-				echo "ok: $tool/$transport send"
-			else
-				fail "$tool/$transport send: the receiver did not get the text" \
-					"$d/recv.log" "$d/send.log"
-			fi
-		fi
+			"$d/send-recv.desc" "$d/send-send.desc" >"$d/receive.json"
+		resp_cmd=("$bin/doca_rdma_receive" -j "$d/receive.json")
+		req_cmd=("$bin/doca_rdma_send" -d sdoca_lo -ld "$d/send-send.desc"
+			-re "$d/send-recv.desc" -s "sent $text")
+		check_pair send "\"sent $text\"" "RDMA send task was done successfully"
+
+		# Send with immediate: the receiver checks the opcode and 0xABCD.
+		resp_cmd=("$bin/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/imm-recv.desc"
+			-re "$d/imm-send.desc")
+		req_cmd=("$bin/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/imm-send.desc"
+			-re "$d/imm-recv.desc" -s "sent with immediate $text")
+		check_pair send_immediate \
+			"Message received with immediate 0xabcd: \"sent with immediate $text\"" \
+			"RDMA send with immediate task was done successfully"
+
+		# Write with immediate: the responder's bufferless receive completes
+		# with the immediate; it prints its memory.
+		resp_cmd=("$bin/doca_rdma_write_immediate_responder" -d sdoca_lo
+			-ld "$d/wimm-resp.desc" -re "$d/wimm-req.desc" -m "$d/wimm-mmap.desc")
+		req_cmd=("$bin/doca_rdma_write_immediate_requester" -d sdoca_lo
+			-ld "$d/wimm-req.desc" -re "$d/wimm-resp.desc" -m "$d/wimm-mmap.desc"
+			-w "written with immediate $text")
+		check_pair write_immediate \
+			"Requester has written with immediate 0xabcd: \"written with immediate $text\"" \
+			"RDMA write with immediate task was done successfully"
 	done
 done
 
-[ "$failed" -eq 0 ] && echo "drop-in (meson and cmake, shm and tcp): OK"
+# --- stress: the receiver is gone before the sender progresses --------------
+bin="$work/meson"
+for transport in shm tcp; do
+	export SOFTDOCA_TRANSPORT=$transport
+	start=$EPOCHREALTIME
+	failures=0
+	for ((i = 1; i <= STRESS_RUNS; i++)); do
+		d="$work/stress-$transport-$i"
+		mkdir "$d"
+		resp_cmd=("$bin/doca_rdma_receive" -d sdoca_lo -ld "$d/recv.desc" -re "$d/send.desc")
+		req_cmd=("$bin/doca_rdma_send" -d sdoca_lo -ld "$d/send.desc" -re "$d/recv.desc"
+			-s "stress message $i" --busy-after-submit-ms "$BUSY_MS")
+		if run_pair "$STRESS_LIMIT" "$d/receive.log" "$d/send.log" &&
+			expect "$d/receive.log" "\"stress message $i\""; then
+			rm -rf "$d"
+			continue
+		fi
+		failures=$((failures + 1))
+		# The logs of the first few failures; the count says the rest.
+		if [ "$failures" -le 3 ]; then
+			fail "stress $transport run $i" "$d/receive.log" "$d/send.log"
+		fi
+	done
+	seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	echo "stress $transport: $STRESS_RUNS runs, $failures failed, ${seconds} s" \
+		"(rdma_send busy ${BUSY_MS} ms after its submit)"
+	[ "$failures" -eq 0 ] || failed=1
+done
+
+[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; shm and tcp; stress): OK"
 exit "$failed"

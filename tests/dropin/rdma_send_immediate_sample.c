@@ -1,0 +1,103 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Send with immediate: sends its string (-s) with the immediate value 0xABCD
+ * right after connecting (the send waits for the receive, as on RC: RNR).
+ */
+#include <doca_buf.h>
+#include <doca_ctx.h>
+#include <doca_error.h>
+#include <doca_log.h>
+#include <doca_rdma.h>
+
+#include "rdma_common.h"
+
+DOCA_LOG_REGISTER(RDMA_SEND_IMMEDIATE::SAMPLE);
+
+static void send_imm_completed_callback(struct doca_rdma_task_send_imm *task,
+                                        union doca_data task_user_data,
+                                        union doca_data ctx_user_data)
+{
+	struct rdma_objects *objs = ctx_user_data.ptr;
+
+	(void)task_user_data;
+	DOCA_LOG_INFO("RDMA send with immediate task was done successfully: \"%s\" sent",
+	              objs->params->text);
+	doca_task_free(doca_rdma_task_send_imm_as_task(task));
+	rdma_task_done(objs, release_task_bufs(objs));
+}
+
+static void send_imm_error_callback(struct doca_rdma_task_send_imm *task,
+                                    union doca_data task_user_data, union doca_data ctx_user_data)
+{
+	struct rdma_objects *objs = ctx_user_data.ptr;
+	doca_error_t status = doca_task_get_status(doca_rdma_task_send_imm_as_task(task));
+
+	(void)task_user_data;
+	DOCA_LOG_ERR("RDMA send with immediate task failed: %s", doca_error_get_descr(status));
+	doca_task_free(doca_rdma_task_send_imm_as_task(task));
+	(void)release_task_bufs(objs);
+	rdma_task_done(objs, status);
+}
+
+/* Runs in the RUNNING callback, right after connect. */
+static doca_error_t send_imm_prepare_and_submit(struct rdma_objects *objs)
+{
+	struct doca_rdma_task_send_imm *task;
+	union doca_data task_user_data = { .ptr = NULL };
+	doca_error_t result;
+
+	result = prepare_text_src_buf(objs);
+	if (result != DOCA_SUCCESS)
+		return result;
+	result = doca_rdma_task_send_imm_allocate_init(objs->rdma, objs->connection, objs->src_buf,
+	                                               IMMEDIATE_VALUE, task_user_data, &task);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to allocate the RDMA send with immediate task: %s",
+		             doca_error_get_descr(result));
+		return result;
+	}
+	DOCA_LOG_INFO("Submitting an RDMA send with immediate task of %zu bytes",
+	              strlen(objs->params->text) + 1);
+	objs->tasks_in_flight++;
+	result = doca_task_submit(doca_rdma_task_send_imm_as_task(task));
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to submit the RDMA send with immediate task: %s",
+		             doca_error_get_descr(result));
+		objs->tasks_in_flight--;
+		doca_task_free(doca_rdma_task_send_imm_as_task(task));
+	}
+	return result;
+}
+
+doca_error_t rdma_send_immediate(struct rdma_params *params)
+{
+	struct rdma_objects objs;
+	doca_error_t result, tmp;
+
+	result = allocate_rdma_resources(params, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	                                 DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+	                                 doca_rdma_cap_task_send_imm_is_supported, &objs);
+	if (result != DOCA_SUCCESS)
+		return result;
+	objs.connected = send_imm_prepare_and_submit;
+
+	result = doca_rdma_task_send_imm_set_conf(objs.rdma, send_imm_completed_callback,
+	                                          send_imm_error_callback, TASKS_PER_PROGRAM);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to configure RDMA send with immediate tasks: %s",
+		             doca_error_get_descr(result));
+	if (result == DOCA_SUCCESS)
+		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
+	if (result == DOCA_SUCCESS)
+		result = create_buf_inventory(&objs);
+	if (result == DOCA_SUCCESS)
+		result = run_rdma_context(&objs);
+
+	tmp = destroy_buf_inventory(&objs);
+	DOCA_ERROR_PROPAGATE(result, tmp);
+	tmp = destroy_rdma_resources(&objs);
+	DOCA_ERROR_PROPAGATE(result, tmp);
+	return result;
+}
