@@ -6,8 +6,10 @@
  *
  * Every RDMA task type has the same object, struct rdma_task (a doca_task,
  * the soft-NIC work request and the DOCA-level fields); the public task
- * types are thin wrappers of it. A table of task kinds (tasks.c) gives each
- * its validation and its completion; allocate/submit/complete exist once.
+ * types are thin wrappers of it. One row per type (struct rdma_task_type,
+ * the table in tasks.c) carries what differs: its work request, its builder
+ * and the results its completion fills in; allocate/submit/complete exist
+ * once.
  */
 #ifndef SDOCA_RDMA_RDMA_H_
 #define SDOCA_RDMA_RDMA_H_
@@ -76,17 +78,24 @@ struct doca_rdma {
 	uint16_t num_conns;
 };
 
-struct rdma_task {
-	struct doca_task base;
-	struct nic_wqe wqe;
-	enum rdma_task_kind kind;
+/* What the application gives a task: *_allocate_init and the setters. */
+struct rdma_task_args {
 	struct doca_rdma_connection *conn;
-	struct doca_buf *src; /* send/write: local source; read: remote source */
-	struct doca_buf *dst; /* write/atomics: remote; read/receive: local */
-	struct doca_buf *result;
+	const struct doca_buf *src; /* send/write: local source; read: remote source */
+	struct doca_buf *dst;       /* write/atomics: remote; read/receive: local */
+	struct doca_buf *result;    /* atomics: where the original value lands */
 	doca_be32_t imm;
 	uint64_t operand1; /* compare, or the value to add */
 	uint64_t operand2; /* swap */
+};
+
+struct rdma_task_type;
+
+struct rdma_task {
+	struct doca_task base;
+	struct nic_wqe wqe;
+	const struct rdma_task_type *type; /* its row in the table (tasks.c) */
+	struct rdma_task_args args;
 	/* results */
 	uint32_t result_len;
 	enum doca_rdma_opcode result_opcode;
@@ -127,7 +136,7 @@ uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
-                             struct doca_rdma_connection *conn, union doca_data user_data,
+                             union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **task);
 
 /* connection.c */
