@@ -10,6 +10,11 @@
  * the table in tasks.c) carries what differs: its work request, its builder
  * and the results its completion fills in; allocate/submit/complete exist
  * once.
+ *
+ * A new task type: its kind below and its RDMA_PUBLIC_TASK; in tasks.c its
+ * INVOKER line, its row and its builder (and a results function if its
+ * completion gives more than a length); in task_api.c its public
+ * functions, one RDMA_TASK_* line each but allocate_init.
  */
 #ifndef SDOCA_RDMA_RDMA_H_
 #define SDOCA_RDMA_RDMA_H_
