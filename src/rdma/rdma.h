@@ -6,8 +6,15 @@
  *
  * Every RDMA task type has the same object, struct rdma_task (a doca_task,
  * the soft-NIC work request and the DOCA-level fields); the public task
- * types are thin wrappers of it. A table of task kinds (tasks.c) gives each
- * its validation and its completion; allocate/submit/complete exist once.
+ * types are thin wrappers of it. One row per type (struct rdma_task_type,
+ * the table in tasks.c) carries what differs: its work request, its builder
+ * and the results its completion fills in; allocate/submit/complete exist
+ * once.
+ *
+ * A new task type: its kind below and its RDMA_PUBLIC_TASK; in tasks.c its
+ * INVOKER line, its row and its builder (and a results function if its
+ * completion gives more than a length); in task_api.c its public
+ * functions, one RDMA_TASK_* line each but allocate_init.
  */
 #ifndef SDOCA_RDMA_RDMA_H_
 #define SDOCA_RDMA_RDMA_H_
@@ -76,17 +83,24 @@ struct doca_rdma {
 	uint16_t num_conns;
 };
 
-struct rdma_task {
-	struct doca_task base;
-	struct nic_wqe wqe;
-	enum rdma_task_kind kind;
+/* What the application gives a task: *_allocate_init and the setters. */
+struct rdma_task_args {
 	struct doca_rdma_connection *conn;
-	struct doca_buf *src; /* send/write: local source; read: remote source */
-	struct doca_buf *dst; /* write/atomics: remote; read/receive: local */
-	struct doca_buf *result;
+	const struct doca_buf *src; /* send/write: local source; read: remote source */
+	struct doca_buf *dst;       /* write/atomics: remote; read/receive: local */
+	struct doca_buf *result;    /* atomics: where the original value lands */
 	doca_be32_t imm;
 	uint64_t operand1; /* compare, or the value to add */
 	uint64_t operand2; /* swap */
+};
+
+struct rdma_task_type;
+
+struct rdma_task {
+	struct doca_task base;
+	struct nic_wqe wqe;
+	const struct rdma_task_type *type; /* its row in the table (tasks.c) */
+	struct rdma_task_args args;
 	/* results */
 	uint32_t result_len;
 	enum doca_rdma_opcode result_opcode;
@@ -111,6 +125,58 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_get);
 RDMA_PUBLIC_TASK(remote_net_sync_event_notify_set);
 RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 
+/*
+ * The public functions every task type has, one macro call each that names
+ * the function in full (so a search finds it; tests/headers/
+ * check_compatibility.py reads such a call as the definition), e.g.
+ *
+ *   RDMA_TASK_SET_CONF(doca_rdma_task_write_set_conf, write, RDMA_TASK_WRITE)
+ *   RDMA_TASK_AS_TASK(doca_rdma_task_write_as_task, write)
+ *   RDMA_TASK_SETTER(doca_rdma_task_write_set_dst_buf, write, struct doca_buf *, args.dst)
+ *   RDMA_TASK_GETTER(doca_rdma_task_write_get_dst_buf, write, struct doca_buf *, args.dst)
+ *
+ * name is the type's part of the public names; a field is a member path in
+ * struct rdma_task. Setters and getters trust the task, as DOCA's do.
+ */
+#define RDMA_TASK_SET_CONF(fn, name, kind)                                          \
+	DOCA_EXPERIMENTAL doca_error_t fn(                                          \
+	        struct doca_rdma *rdma, doca_rdma_task_##name##_completion_cb_t ok, \
+	        doca_rdma_task_##name##_completion_cb_t err, uint32_t num_tasks)    \
+	{                                                                           \
+		return rdma_task_set_conf(rdma, kind, (sdoca_generic_cb_t)ok,       \
+		                          (sdoca_generic_cb_t)err, num_tasks);      \
+	}
+#define RDMA_TASK_AS_TASK(fn, name)                                                \
+	DOCA_EXPERIMENTAL struct doca_task *fn(struct doca_rdma_task_##name *task) \
+	{                                                                          \
+		return task ? &task->t.base : NULL;                                \
+	}
+#define RDMA_TASK_SETTER(fn, name, type, field)                                   \
+	DOCA_EXPERIMENTAL void fn(struct doca_rdma_task_##name *task, type value) \
+	{                                                                         \
+		task->t.field = value;                                            \
+	}
+#define RDMA_TASK_GETTER(fn, name, type, field)                             \
+	DOCA_EXPERIMENTAL type fn(const struct doca_rdma_task_##name *task) \
+	{                                                                   \
+		return task->t.field;                                       \
+	}
+
+/* The body of a public *_allocate_init: a task of the kind with the given
+ * arguments (designated initializers of struct rdma_task_args). */
+#define RDMA_TASK_ALLOCATE(name, kind, rdma, user_data, task, ...)                         \
+	do {                                                                               \
+		struct rdma_task *t_;                                                      \
+		doca_error_t st_;                                                          \
+                                                                                           \
+		SDOCA_CHECK_ARG(task);                                                     \
+		st_ = rdma_task_alloc(rdma, kind, user_data,                               \
+		                      &(const struct rdma_task_args){ __VA_ARGS__ }, &t_); \
+		if (st_ == DOCA_SUCCESS)                                                   \
+			*(task) = (struct doca_rdma_task_##name *)(void *)t_;              \
+		return st_;                                                                \
+	} while (0)
+
 static inline struct doca_rdma *rdma_of(struct doca_ctx *ctx)
 {
 	return sdoca_container_of(ctx, struct doca_rdma, ctx);
@@ -123,11 +189,11 @@ uint32_t doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read 
 uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
         const struct doca_rdma_task_remote_net_sync_event_get *task);
 
-/* tasks.c */
+/* tasks.c: the one path (task_api.c has each type's public functions) */
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
-                             struct doca_rdma_connection *conn, union doca_data user_data,
+                             union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **task);
 
 /* connection.c */

@@ -49,11 +49,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate
 	SDOCA_NOT_SUPPORTED(NO_SYNC_EVENT);
 }
 
-DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_get_as_task(
-        struct doca_rdma_task_remote_net_sync_event_get *task)
-{
-	return task ? &task->t.base : NULL;
-}
+RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_get_as_task, remote_net_sync_event_get)
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_get_set_sync_event(
         struct doca_rdma_task_remote_net_sync_event_get *task,
@@ -154,11 +150,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_a
 	SDOCA_NOT_SUPPORTED(NO_SYNC_EVENT);
 }
 
-DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_notify_set_as_task(
-        struct doca_rdma_task_remote_net_sync_event_notify_set *task)
-{
-	return task ? &task->t.base : NULL;
-}
+RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_notify_set_as_task,
+                  remote_net_sync_event_notify_set)
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_set_set_sync_event(
         struct doca_rdma_task_remote_net_sync_event_notify_set *task,
@@ -247,11 +240,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_a
 	SDOCA_NOT_SUPPORTED(NO_SYNC_EVENT);
 }
 
-DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_notify_add_as_task(
-        struct doca_rdma_task_remote_net_sync_event_notify_add *task)
-{
-	return task ? &task->t.base : NULL;
-}
+RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_notify_add_as_task,
+                  remote_net_sync_event_notify_add)
 
 DOCA_EXPERIMENTAL void doca_rdma_task_remote_net_sync_event_notify_add_set_sync_event(
         struct doca_rdma_task_remote_net_sync_event_notify_add *task,

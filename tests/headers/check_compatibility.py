@@ -44,11 +44,29 @@ def unsupported_markers(src_dir):
     return markers
 
 
-def bodies(src_dir):
-    """{function: body} of every doca_* / softdoca_* function defined in src/."""
+def definers(src_dir):
+    """{macro: body} of the macros that define the function their first
+    parameter names (a family of look-alike functions, e.g. the setters of
+    every task type): a call that names the function in full defines it."""
     found = {}
+    for _, text in sources(src_dir):
+        for m in MACRO.finditer(text):
+            params = re.match(r"#define\s+\w+\(\s*(\w+)", m.group(0))
+            body = m.group(2).replace("\\\n", "\n")
+            if params and "{" in body and re.search(rf"\b{params.group(1)}\s*\(", body):
+                found[m.group(1)] = body[body.find("{") + 1:body.rfind("}")]
+    return found
+
+
+def bodies(src_dir):
+    """{function: body} of every doca_* / softdoca_* function defined in src/,
+    by its own text or by a call of a macro that defines it."""
+    found, macros = {}, definers(src_dir)
+    called = re.compile(r"^(%s)\(\s*((?:doca|softdoca)_\w+)\s*[,)]" % "|".join(macros), re.M)
     for f, text in sources(src_dir):
         if f.endswith(".c"):
+            for m in called.finditer(text) if macros else ():
+                found[m.group(2)] = macros[m.group(1)]
             for m in DEFINITION.finditer(text):
                 brace, semi = text.find("{", m.end()), text.find(";", m.end())
                 if brace < 0 or 0 <= semi < brace:

@@ -1,0 +1,269 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The public functions of each RDMA task type: capability, configuration,
+ * allocation, and the setters and getters of what a task carries. They are
+ * the same for every type but for names and fields, so most come from the
+ * macro family in rdma.h, one call per function; the path they lead to is
+ * tasks.c.
+ */
+#include "core/sdk_log.h"
+#include "rdma/rdma.h"
+
+SDOCA_LOG_MODULE(rdma_task_api);
+
+static doca_error_t supported(const struct doca_devinfo *devinfo)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	return DOCA_SUCCESS;
+}
+
+/* Every softdoca device has every CPU data-path task. */
+#define CAP_SUPPORTED(fn)                                                     \
+	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
+	{                                                                     \
+		return supported(devinfo);                                    \
+	}
+
+/* ========================= receive ========================= */
+
+CAP_SUPPORTED(doca_rdma_cap_task_receive_is_supported)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_receive_get_max_dst_buf_list_len(
+        const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type,
+        uint32_t *max_buf_list_len)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(max_buf_list_len);
+	if (transport_type != DOCA_RDMA_TRANSPORT_TYPE_RC)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	*max_buf_list_len = RDMA_MAX_BUF_LIST_LEN;
+	return DOCA_SUCCESS;
+}
+
+RDMA_TASK_SET_CONF(doca_rdma_task_receive_set_conf, receive, RDMA_TASK_RECEIVE)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struct doca_rdma *rdma,
+                                                                           uint32_t buf_list_len)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(buf_list_len > 0 && buf_list_len <= RDMA_MAX_BUF_LIST_LEN);
+	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "the context is not IDLE");
+	rdma->recv_buf_list_len = buf_list_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma *rdma, uint32_t *buf_list_len)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(buf_list_len);
+	*buf_list_len = rdma->recv_buf_list_len;
+	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_allocate_init(
+        struct doca_rdma *rdma, struct doca_buf *dst_buf, union doca_data user_data,
+        struct doca_rdma_task_receive **task)
+{
+	RDMA_TASK_ALLOCATE(receive, RDMA_TASK_RECEIVE, rdma, user_data, task, .dst = dst_buf);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_receive_as_task, receive)
+RDMA_TASK_SETTER(doca_rdma_task_receive_set_dst_buf, receive, struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_receive_get_dst_buf, receive, struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_receive_get_result_opcode, receive, enum doca_rdma_opcode,
+                 result_opcode)
+RDMA_TASK_GETTER(doca_rdma_task_receive_get_result_len, receive, uint32_t, result_len)
+RDMA_TASK_GETTER(doca_rdma_task_receive_get_result_length, receive, uint32_t, result_len)
+RDMA_TASK_GETTER(doca_rdma_task_receive_get_result_immediate_data, receive, doca_be32_t, result_imm)
+RDMA_TASK_GETTER(doca_rdma_task_receive_get_result_rdma_connection, receive,
+                 const struct doca_rdma_connection *, result_conn)
+
+/* ========================= send / send with immediate ========================= */
+
+CAP_SUPPORTED(doca_rdma_cap_task_send_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_send_set_conf, send, RDMA_TASK_SEND)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_allocate_init(struct doca_rdma *rdma,
+                                                                 struct doca_rdma_connection *conn,
+                                                                 const struct doca_buf *src_buf,
+                                                                 union doca_data user_data,
+                                                                 struct doca_rdma_task_send **task)
+{
+	RDMA_TASK_ALLOCATE(send, RDMA_TASK_SEND, rdma, user_data, task, .conn = conn,
+	                   .src = src_buf);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_send_as_task, send)
+RDMA_TASK_SETTER(doca_rdma_task_send_set_src_buf, send, const struct doca_buf *, args.src)
+RDMA_TASK_GETTER(doca_rdma_task_send_get_src_buf, send, const struct doca_buf *, args.src)
+RDMA_TASK_SETTER(doca_rdma_task_send_set_rdma_connection, send, struct doca_rdma_connection *,
+                 args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_send_get_rdma_connection, send, const struct doca_rdma_connection *,
+                 args.conn)
+
+CAP_SUPPORTED(doca_rdma_cap_task_send_imm_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_send_imm_set_conf, send_imm, RDMA_TASK_SEND_IMM)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_imm_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        doca_be32_t immediate_data, union doca_data user_data,
+        struct doca_rdma_task_send_imm **task)
+{
+	RDMA_TASK_ALLOCATE(send_imm, RDMA_TASK_SEND_IMM, rdma, user_data, task, .conn = conn,
+	                   .src = src_buf, .imm = immediate_data);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_send_imm_as_task, send_imm)
+RDMA_TASK_SETTER(doca_rdma_task_send_imm_set_src_buf, send_imm, const struct doca_buf *, args.src)
+RDMA_TASK_GETTER(doca_rdma_task_send_imm_get_src_buf, send_imm, const struct doca_buf *, args.src)
+RDMA_TASK_SETTER(doca_rdma_task_send_imm_set_immediate_data, send_imm, doca_be32_t, args.imm)
+RDMA_TASK_GETTER(doca_rdma_task_send_imm_get_immediate_data, send_imm, doca_be32_t, args.imm)
+RDMA_TASK_SETTER(doca_rdma_task_send_imm_set_rdma_connection, send_imm,
+                 struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_send_imm_get_rdma_connection, send_imm,
+                 const struct doca_rdma_connection *, args.conn)
+
+/* ========================= read ========================= */
+
+CAP_SUPPORTED(doca_rdma_cap_task_read_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_read_set_conf, read, RDMA_TASK_READ)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        struct doca_buf *dst_buf, union doca_data user_data, struct doca_rdma_task_read **task)
+{
+	RDMA_TASK_ALLOCATE(read, RDMA_TASK_READ, rdma, user_data, task, .conn = conn,
+	                   .src = src_buf, .dst = dst_buf);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_read_as_task, read)
+RDMA_TASK_SETTER(doca_rdma_task_read_set_src_buf, read, const struct doca_buf *, args.src)
+RDMA_TASK_GETTER(doca_rdma_task_read_get_src_buf, read, const struct doca_buf *, args.src)
+RDMA_TASK_SETTER(doca_rdma_task_read_set_dst_buf, read, struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_read_get_dst_buf, read, struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_read_get_result_len, read, uint32_t, result_len)
+RDMA_TASK_GETTER(doca_rdma_task_read_get_result_length, read, uint32_t, result_len)
+RDMA_TASK_SETTER(doca_rdma_task_read_set_rdma_connection, read, struct doca_rdma_connection *,
+                 args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_read_get_rdma_connection, read, const struct doca_rdma_connection *,
+                 args.conn)
+
+/* ========================= write / write with immediate ========================= */
+
+CAP_SUPPORTED(doca_rdma_cap_task_write_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_write_set_conf, write, RDMA_TASK_WRITE)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        struct doca_buf *dst_buf, union doca_data user_data, struct doca_rdma_task_write **task)
+{
+	RDMA_TASK_ALLOCATE(write, RDMA_TASK_WRITE, rdma, user_data, task, .conn = conn,
+	                   .src = src_buf, .dst = dst_buf);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_write_as_task, write)
+RDMA_TASK_SETTER(doca_rdma_task_write_set_src_buf, write, const struct doca_buf *, args.src)
+RDMA_TASK_GETTER(doca_rdma_task_write_get_src_buf, write, const struct doca_buf *, args.src)
+RDMA_TASK_SETTER(doca_rdma_task_write_set_dst_buf, write, struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_write_get_dst_buf, write, struct doca_buf *, args.dst)
+RDMA_TASK_SETTER(doca_rdma_task_write_set_rdma_connection, write, struct doca_rdma_connection *,
+                 args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_write_get_rdma_connection, write,
+                 const struct doca_rdma_connection *, args.conn)
+
+CAP_SUPPORTED(doca_rdma_cap_task_write_imm_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_write_imm_set_conf, write_imm, RDMA_TASK_WRITE_IMM)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
+        struct doca_buf *dst_buf, doca_be32_t immediate_data, union doca_data user_data,
+        struct doca_rdma_task_write_imm **task)
+{
+	RDMA_TASK_ALLOCATE(write_imm, RDMA_TASK_WRITE_IMM, rdma, user_data, task, .conn = conn,
+	                   .src = src_buf, .dst = dst_buf, .imm = immediate_data);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_write_imm_as_task, write_imm)
+RDMA_TASK_SETTER(doca_rdma_task_write_imm_set_src_buf, write_imm, const struct doca_buf *, args.src)
+RDMA_TASK_GETTER(doca_rdma_task_write_imm_get_src_buf, write_imm, const struct doca_buf *, args.src)
+RDMA_TASK_SETTER(doca_rdma_task_write_imm_set_dst_buf, write_imm, struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_write_imm_get_dst_buf, write_imm, struct doca_buf *, args.dst)
+RDMA_TASK_SETTER(doca_rdma_task_write_imm_set_immediate_data, write_imm, doca_be32_t, args.imm)
+RDMA_TASK_GETTER(doca_rdma_task_write_imm_get_immediate_data, write_imm, doca_be32_t, args.imm)
+RDMA_TASK_SETTER(doca_rdma_task_write_imm_set_rdma_connection, write_imm,
+                 struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_write_imm_get_rdma_connection, write_imm,
+                 const struct doca_rdma_connection *, args.conn)
+
+/* ========================= atomics ========================= */
+
+CAP_SUPPORTED(doca_rdma_cap_task_atomic_cmp_swp_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_atomic_cmp_swp_set_conf, atomic_cmp_swp, RDMA_TASK_ATOMIC_CMP_SWP)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, struct doca_buf *dst_buf,
+        struct doca_buf *result_buf, uint64_t cmp_data, uint64_t swap_data,
+        union doca_data user_data, struct doca_rdma_task_atomic_cmp_swp **task)
+{
+	RDMA_TASK_ALLOCATE(atomic_cmp_swp, RDMA_TASK_ATOMIC_CMP_SWP, rdma, user_data, task,
+	                   .conn = conn, .dst = dst_buf, .result = result_buf, .operand1 = cmp_data,
+	                   .operand2 = swap_data);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_atomic_cmp_swp_as_task, atomic_cmp_swp)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_cmp_swp_set_dst_buf, atomic_cmp_swp, struct doca_buf *,
+                 args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_cmp_swp_get_dst_buf, atomic_cmp_swp, struct doca_buf *,
+                 args.dst)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_cmp_swp_set_result_buf, atomic_cmp_swp, struct doca_buf *,
+                 args.result)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_cmp_swp_get_result_buf, atomic_cmp_swp, struct doca_buf *,
+                 args.result)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_cmp_swp_set_cmp_data, atomic_cmp_swp, uint64_t,
+                 args.operand1)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_cmp_swp_get_cmp_data, atomic_cmp_swp, uint64_t,
+                 args.operand1)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_cmp_swp_set_swap_data, atomic_cmp_swp, uint64_t,
+                 args.operand2)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_cmp_swp_get_swap_data, atomic_cmp_swp, uint64_t,
+                 args.operand2)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_cmp_swp_set_rdma_connection, atomic_cmp_swp,
+                 struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_cmp_swp_get_rdma_connection, atomic_cmp_swp,
+                 const struct doca_rdma_connection *, args.conn)
+
+CAP_SUPPORTED(doca_rdma_cap_task_atomic_fetch_add_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_atomic_fetch_add_set_conf, atomic_fetch_add,
+                   RDMA_TASK_ATOMIC_FETCH_ADD)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn, struct doca_buf *dst_buf,
+        struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
+        struct doca_rdma_task_atomic_fetch_add **task)
+{
+	RDMA_TASK_ALLOCATE(atomic_fetch_add, RDMA_TASK_ATOMIC_FETCH_ADD, rdma, user_data, task,
+	                   .conn = conn, .dst = dst_buf, .result = result_buf,
+	                   .operand1 = add_data);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_atomic_fetch_add_as_task, atomic_fetch_add)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_fetch_add_set_dst_buf, atomic_fetch_add, struct doca_buf *,
+                 args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_fetch_add_get_dst_buf, atomic_fetch_add, struct doca_buf *,
+                 args.dst)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_fetch_add_set_result_buf, atomic_fetch_add,
+                 struct doca_buf *, args.result)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_fetch_add_get_result_buf, atomic_fetch_add,
+                 struct doca_buf *, args.result)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_fetch_add_set_add_data, atomic_fetch_add, uint64_t,
+                 args.operand1)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_fetch_add_get_add_data, atomic_fetch_add, uint64_t,
+                 args.operand1)
+RDMA_TASK_SETTER(doca_rdma_task_atomic_fetch_add_set_rdma_connection, atomic_fetch_add,
+                 struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_atomic_fetch_add_get_rdma_connection, atomic_fetch_add,
+                 const struct doca_rdma_connection *, args.conn)
