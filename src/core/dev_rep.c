@@ -1,0 +1,114 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * Device representors: softdoca devices are not eswitch managers, so there
+ * are none; every representor call says so (the capability queries that
+ * ask are in dev.c and answer 0).
+ */
+#include <doca_dev.h>
+
+#include "core/dev.h"
+#include "core/sdk_log.h"
+
+SDOCA_LOG_MODULE(dev_rep);
+
+/* Representors belong to BlueField/ConnectX eswitch managers; softdoca has none,
+ * so no representor object can ever exist. */
+#define NO_REPRESENTORS "softdoca devices are not eswitch managers and have no representors"
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int filter,
+                                                      struct doca_devinfo_rep ***dev_list_rep,
+                                                      uint32_t *nb_devs_rep)
+{
+	(void)filter;
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(dev_list_rep);
+	SDOCA_CHECK_ARG(nb_devs_rep);
+	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
+{
+	SDOCA_CHECK_ARG(dev_list_rep);
+	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+}
+
+DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo,
+                                           struct doca_dev_rep **dev_rep)
+{
+	SDOCA_CHECK_ARG(devinfo);
+	SDOCA_CHECK_ARG(dev_rep);
+	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+}
+
+DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
+{
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+}
+
+DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
+{
+	(void)dev_rep;
+	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_REPRESENTORS);
+	return NULL;
+}
+
+#define REP_GETTER_UNSUPPORTED(rep, out)              \
+	do {                                          \
+		SDOCA_CHECK_ARG(rep);                 \
+		SDOCA_CHECK_ARG(out);                 \
+		SDOCA_NOT_SUPPORTED(NO_REPRESENTORS); \
+	} while (0)
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep,
+                                                   char *rep_vuid, uint32_t size)
+{
+	(void)size;
+	REP_GETTER_UNSUPPORTED(devinfo_rep, rep_vuid);
+}
+
+DOCA_STABLE doca_error_t
+doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str)
+{
+	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_addr_str);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
+        const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type)
+{
+	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_func_type);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
+                                                         uint8_t *is_hotplug)
+{
+	REP_GETTER_UNSUPPORTED(devinfo_rep, is_hotplug);
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index)
+{
+	REP_GETTER_UNSUPPORTED(devinfo_rep, sf_index);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
+        const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size)
+{
+	(void)size;
+	REP_GETTER_UNSUPPORTED(devinfo_rep, iface_name);
+}
+
+DOCA_EXPERIMENTAL doca_error_t
+doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id)
+{
+	REP_GETTER_UNSUPPORTED(devinfo_rep, vhca_id);
+}
+
+DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
+        const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
+{
+	SDOCA_CHECK_ARG(pci_addr_str);
+	REP_GETTER_UNSUPPORTED(devinfo_rep, is_equal);
+}
