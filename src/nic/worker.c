@@ -131,12 +131,8 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker)
 {
 	struct nic_worker *w;
-	enum xport_mode mode;
 	doca_error_t status;
 
-	status = xport_mode_from_env(&mode);
-	if (status != DOCA_SUCCESS)
-		return status;
 	pthread_mutex_lock(&workers.lock);
 	for (w = workers.list; w; w = w->next)
 		if (w->pe == pe && w->dev == dev)
@@ -155,7 +151,7 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	w->pe = pe;
 	w->dev = dev;
 	w->refs = 1;
-	status = xport_worker_create(dev->info.iface_name, mode, on_message, w, &w->xport);
+	status = xport_worker_create(dev->info.iface_name, on_message, w, &w->xport);
 	if (status == DOCA_SUCCESS) {
 		status = nic_service_add(w);
 		if (status != DOCA_SUCCESS)

@@ -1,7 +1,7 @@
 /*
- * softdoca tests: an in-process stand-in for the UCX transport (the whole of
- * transport/xport.h), so that the soft NIC's protocol can be driven message
- * by message. Messages between the workers of this process are queued and
+ * softdoca tests: an in-process instance of the transport (fake_xport_ops,
+ * installed with xport_set_ops_for_tests), so that the soft NIC's protocol
+ * can be driven message by message. Messages between the workers of this process are queued and
  * handed over at the receiver's next progress; a test can have the next two
  * messages to a worker handed over in the opposite order, as UCX may under
  * load. Payloads are eager unless a test makes large ones travel by
@@ -14,40 +14,43 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "core/compiler.h"
 #include "transport/xport.h"
 #include "unit/fake_transport.h"
 
 struct fake_msg {
 	struct fake_msg *next;
+	bool taken; /* a rendezvous payload a receive took over */
 	size_t hdr_len;
 	size_t len;
 	uint8_t *data; /* the payload, after the header in the same allocation */
 	uint8_t hdr[];
 };
 
-/* A rendezvous receive in flight (an xport_op). */
+/* A rendezvous receive in flight. */
 struct fake_op {
+	struct xport_op super;
 	struct fake_op *next;
 	struct fake_msg *msg; /* the payload */
 	struct xport_iov iov[16];
 	size_t iovcnt;
-	xport_done_fn done; /* NULL once abandoned */
-	void *arg;
 };
 
-struct xport_worker {
+struct fake_worker {
+	struct xport_worker super;
 	uint64_t id; /* its address */
 	unsigned int index;
 	xport_recv_fn recv;
 	void *recv_arg;
 	struct fake_msg *head, *tail;
-	struct fake_op *ops; /* receives that land at the next progress (owner's lock) */
+	struct fake_op *landing; /* receives that land at the next progress (owner's lock) */
 	int fd;
 	bool armed;
-	struct xport_worker *next;
+	struct fake_worker *next;
 };
 
-struct xport_ep {
+struct fake_ep {
+	struct xport_ep super;
 	uint64_t peer;
 };
 
@@ -55,7 +58,7 @@ struct xport_ep {
  * (the application's, the service threads). */
 static struct {
 	pthread_mutex_t lock;
-	struct xport_worker *workers;
+	struct fake_worker *workers;
 	unsigned int created;
 	int swap_to;           /* the worker whose next two messages swap, or -1 */
 	struct fake_msg *held; /* the first of them, until the second came */
@@ -97,16 +100,21 @@ bool fake_xport_swapped(void)
 	return done;
 }
 
-static struct xport_worker *find(uint64_t id)
+static struct fake_worker *to_worker(const struct xport_worker *w)
 {
-	struct xport_worker *w = fake.workers;
+	return sdoca_container_of(w, struct fake_worker, super);
+}
+
+static struct fake_worker *find(uint64_t id)
+{
+	struct fake_worker *w = fake.workers;
 
 	while (w && w->id != id)
 		w = w->next;
 	return w;
 }
 
-static void enqueue(struct xport_worker *w, struct fake_msg *m)
+static void enqueue(struct fake_worker *w, struct fake_msg *m)
 {
 	m->next = NULL;
 	if (w->tail)
@@ -123,21 +131,15 @@ static void enqueue(struct xport_worker *w, struct fake_msg *m)
 	}
 }
 
-doca_error_t xport_mode_from_env(enum xport_mode *mode)
+static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *recv_arg,
+                                  struct xport_worker **worker)
 {
-	*mode = XPORT_AUTO;
-	return DOCA_SUCCESS;
-}
-
-doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
-                                 void *recv_arg, struct xport_worker **worker)
-{
-	struct xport_worker *w = calloc(1, sizeof(*w));
+	struct fake_worker *w = calloc(1, sizeof(*w));
 
 	(void)ifname;
-	(void)mode;
 	if (!w)
 		return DOCA_ERROR_NO_MEMORY;
+	w->super.ops = &fake_xport_ops;
 	w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (w->fd < 0) {
 		free(w);
@@ -151,13 +153,13 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 	w->next = fake.workers;
 	fake.workers = w;
 	pthread_mutex_unlock(&fake.lock);
-	*worker = w;
+	*worker = &w->super;
 	return DOCA_SUCCESS;
 }
 
-void xport_worker_destroy(struct xport_worker *worker)
+static void worker_destroy(struct xport_worker *xw)
 {
-	struct xport_worker **link;
+	struct fake_worker *worker = to_worker(xw), **link;
 
 	pthread_mutex_lock(&fake.lock);
 	for (link = &fake.workers; *link != worker; link = &(*link)->next)
@@ -170,10 +172,10 @@ void xport_worker_destroy(struct xport_worker *worker)
 		worker->head = m->next;
 		free(m);
 	}
-	while (worker->ops) {
-		struct fake_op *o = worker->ops;
+	while (worker->landing) {
+		struct fake_op *o = worker->landing;
 
-		worker->ops = o->next;
+		worker->landing = o->next;
 		free(o->msg);
 		free(o);
 	}
@@ -181,38 +183,25 @@ void xport_worker_destroy(struct xport_worker *worker)
 	free(worker);
 }
 
-void xport_worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
+static void worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
 {
-	*addr = &worker->id;
-	*len = sizeof(worker->id);
-}
-
-/* Scatters len bytes from src over iov. */
-static void copy_out(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
-{
-	for (size_t i = 0; i < iovcnt && len > 0; i++) {
-		size_t n = iov[i].len < len ? iov[i].len : len;
-
-		memcpy(iov[i].base, src, n);
-		src += n;
-		len -= n;
-	}
+	*addr = &to_worker(worker)->id;
+	*len = sizeof(to_worker(worker)->id);
 }
 
 /* The rendezvous receives started before this progress land now. */
-static unsigned int land_receives(struct xport_worker *worker)
+static unsigned int land_receives(struct fake_worker *worker)
 {
-	struct fake_op *o = worker->ops;
+	struct fake_op *o = worker->landing;
 	unsigned int events = 0;
 
-	worker->ops = NULL;
+	worker->landing = NULL;
 	while (o) {
 		struct fake_op *next = o->next;
 
-		if (o->done) {
-			copy_out(o->msg->data, o->msg->len, o->iov, o->iovcnt);
-			o->done(o->arg, DOCA_SUCCESS);
-		}
+		if (o->super.done)
+			xport_copy_to_iov(o->msg->data, o->msg->len, o->iov, o->iovcnt);
+		xport_op_done(&o->super, DOCA_SUCCESS);
 		free(o->msg);
 		free(o);
 		o = next;
@@ -221,13 +210,15 @@ static unsigned int land_receives(struct xport_worker *worker)
 	return events;
 }
 
-unsigned int xport_worker_progress(struct xport_worker *worker)
+static unsigned int worker_progress(struct xport_worker *xw)
 {
+	struct fake_worker *worker = to_worker(xw);
 	unsigned int events = land_receives(worker);
 
 	for (;;) {
 		struct fake_msg *m;
 		struct xport_rx rx = { 0 };
+		bool kept;
 
 		pthread_mutex_lock(&fake.lock);
 		m = worker->head;
@@ -245,20 +236,23 @@ unsigned int xport_worker_progress(struct xport_worker *worker)
 			rx.desc = m; /* the payload stays here until received or released */
 		else
 			rx.data = m->data;
-		(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
-		if (!rx.rndv)
-			free(m); /* a kept rx holds its own copy (xport_rx_hold) */
+		kept = worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
+		/* A kept eager rx holds its own copy (xport_rx_hold); a rendezvous
+		 * one not kept nor received is dropped, as UCX drops it. */
+		if (!rx.rndv || (!kept && !m->taken))
+			free(m);
 		events++;
 	}
 }
 
-int xport_worker_fd(const struct xport_worker *worker)
+static int worker_fd(const struct xport_worker *worker)
 {
-	return worker->fd;
+	return to_worker(worker)->fd;
 }
 
-bool xport_worker_arm(struct xport_worker *worker)
+static bool worker_arm(struct xport_worker *xw)
 {
+	struct fake_worker *worker = to_worker(xw);
 	uint64_t count;
 	bool armed;
 
@@ -271,10 +265,10 @@ bool xport_worker_arm(struct xport_worker *worker)
 	return armed;
 }
 
-doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size_t len,
-                             xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+static doca_error_t ep_create(struct xport_worker *worker, const void *addr, size_t len,
+                              xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
 {
-	struct xport_ep *e;
+	struct fake_ep *e;
 	uint64_t id;
 
 	(void)worker;
@@ -286,15 +280,16 @@ doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size
 	e = malloc(sizeof(*e));
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
+	e->super.ops = &fake_xport_ops;
 	e->peer = id;
-	*ep = e;
+	*ep = &e->super;
 	return DOCA_SUCCESS;
 }
 
-void xport_ep_close(struct xport_ep *ep, bool force)
+static void ep_close(struct xport_ep *ep, bool force)
 {
 	(void)force;
-	free(ep);
+	free(sdoca_container_of(ep, struct fake_ep, super));
 }
 
 static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xport_iov *iov,
@@ -309,6 +304,7 @@ static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xp
 	if (!m)
 		return NULL;
 	memcpy(m->hdr, hdr, hdr_len);
+	m->taken = false;
 	m->hdr_len = hdr_len;
 	m->data = m->hdr + hdr_len;
 	m->len = len;
@@ -324,7 +320,7 @@ bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_le
 {
 	struct xport_iov iov = { (void *)(uintptr_t)payload, len };
 	struct fake_msg *m = new_msg(hdr, hdr_len, &iov, len ? 1 : 0);
-	struct xport_worker *to;
+	struct fake_worker *to;
 
 	if (!m)
 		return false;
@@ -339,11 +335,11 @@ bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_le
 	return to != NULL;
 }
 
-doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
-                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
-                        struct xport_op **op)
+static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
+                            const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                            void *arg, struct xport_op **op)
 {
-	struct xport_worker *to;
+	struct fake_worker *to;
 	struct fake_msg *m;
 
 	(void)done;
@@ -354,7 +350,7 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	if (!m)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&fake.lock);
-	to = find(ep->peer);
+	to = find(sdoca_container_of(ep, struct fake_ep, super)->peer);
 	if (!to) {
 		pthread_mutex_unlock(&fake.lock);
 		free(m);
@@ -374,80 +370,58 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	return DOCA_SUCCESS;
 }
 
-doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
+static doca_error_t ep_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
 {
-	return xport_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
+	return ep_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
 }
 
-bool xport_rx_hold(struct xport_rx *rx)
-{
-	void *copy;
-
-	if (rx->held)
-		return true;
-	if (rx->rndv) { /* the payload waits in its message */
-		rx->held = true;
-		return true;
-	}
-	copy = rx->len ? malloc(rx->len) : NULL;
-	if (rx->len && !copy)
-		return false;
-	if (copy)
-		memcpy(copy, rx->data, rx->len);
-	rx->data = copy;
-	rx->desc = copy;
-	rx->held = true;
-	return true;
-}
-
-void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
-                   size_t iovcnt)
-{
-	copy_out(rx->data, rx->len, iov, iovcnt);
-	xport_rx_release(worker, rx);
-}
-
-doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
-                              const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-                              void *arg, struct xport_op **op)
+static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
+                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                               void *arg, struct xport_op **op)
 {
 	struct fake_op *o;
 
 	if (op)
 		*op = NULL;
-	if (!rx->rndv) {
-		xport_rx_copy(worker, rx, iov, iovcnt);
-		return DOCA_SUCCESS;
-	}
 	o = calloc(1, sizeof(*o));
-	if (!o || iovcnt > 16) {
+	if (!o || iovcnt > SDOCA_ARRAY_SIZE(o->iov)) {
 		free(o);
 		xport_rx_release(worker, rx);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	o->msg = rx->desc;
+	o->msg->taken = true;
 	memcpy(o->iov, iov, iovcnt * sizeof(*iov));
 	o->iovcnt = iovcnt;
-	o->done = done;
-	o->arg = arg;
-	o->next = worker->ops;
-	worker->ops = o;
+	o->super.done = done;
+	o->super.arg = arg;
+	o->next = to_worker(worker)->landing;
+	to_worker(worker)->landing = o;
 	rx->desc = NULL;
 	if (op)
-		*op = (struct xport_op *)o;
+		*op = &o->super;
 	return DOCA_ERROR_IN_PROGRESS;
 }
 
-void xport_op_abandon(struct xport_op *op)
-{
-	/* A send completes at once (no op); a receive lands with nobody told. */
-	((struct fake_op *)(void *)op)->done = NULL;
-}
-
-void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
+/* A held rendezvous payload: the message it waits in. */
+static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
 	(void)worker;
-	if (rx->held || rx->rndv) /* our copy, or the message the payload waits in */
-		free(rx->desc);
-	rx->desc = NULL;
+	free(rx->desc);
 }
+
+const struct xport_ops fake_xport_ops = {
+	.name = "fake",
+	.worker_create = worker_create,
+	.worker_destroy = worker_destroy,
+	.worker_address = worker_address,
+	.worker_progress = worker_progress,
+	.worker_fd = worker_fd,
+	.worker_arm = worker_arm,
+	.ep_create = ep_create,
+	.ep_close = ep_close,
+	.send = ep_send,
+	.send_now = ep_send_now,
+	.rx_receive = rx_receive,
+	.rx_release = rx_release,
+};
