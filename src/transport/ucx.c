@@ -337,7 +337,7 @@ static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return DOCA_ERROR_NO_MEMORY;
-	w->super.ops = &xport_ucx_ops;
+	atomic_init(&w->super.ops, &xport_ucx_ops);
 	status = context_get(ifname, mode, &w->ctx);
 	if (status != DOCA_SUCCESS) {
 		free(w);

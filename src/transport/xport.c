@@ -2,15 +2,22 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * What every transport instance shares: which instance new workers use, and
+ * What every transport instance shares: which instance new workers use,
  * payloads kept past the receive callback or copied out of it (the same for
- * any instance, so none writes them again).
+ * any instance, so none writes them again), and socket addresses.
  */
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/compiler.h"
+#include "core/sdk_log.h"
 #include "transport/xport.h"
+
+SDOCA_LOG_MODULE(xport);
 
 /* Set before any worker exists (tests), read when one is created. */
 static const struct xport_ops *instance = &xport_ucx_ops;
@@ -92,7 +99,64 @@ void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
 		if (rx->copied)
 			free(rx->desc);
 		else
-			worker->ops->rx_release(worker, rx);
+			xport_worker_ops(worker)->rx_release(worker, rx);
 	}
 	rx->desc = NULL;
+}
+
+doca_error_t xport_sockaddr(int family, const char *host, uint16_t port,
+                            struct sockaddr_storage *addr, size_t *addr_len)
+{
+	/* Numeric only: a name lookup could block the caller for seconds. */
+	struct addrinfo hints = { .ai_family = family, .ai_flags = AI_NUMERICHOST };
+	struct addrinfo *found;
+	int rc;
+
+	if (!host || (family != AF_INET && family != AF_INET6 && family != AF_UNSPEC))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "not an IPv4 or IPv6 address");
+	rc = getaddrinfo(host, NULL, &hints, &found);
+	if (rc != 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s is not a numeric %s address: %s", host,
+		           family == AF_INET    ? "IPv4"
+		           : family == AF_INET6 ? "IPv6"
+		                                : "IP",
+		           gai_strerror(rc));
+	memset(addr, 0, sizeof(*addr));
+	memcpy(addr, found->ai_addr, found->ai_addrlen);
+	*addr_len = found->ai_addrlen;
+	freeaddrinfo(found);
+	if (addr->ss_family == AF_INET)
+		((struct sockaddr_in *)addr)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)addr)->sin6_port = htons(port);
+	return DOCA_SUCCESS;
+}
+
+const char *xport_sockaddr_str(const struct sockaddr *addr, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (addr->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		snprintf(buf, len, "%s:%u", host, ntohs(in->sin_port));
+	} else if (addr->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)addr;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		snprintf(buf, len, "[%s]:%u", host, ntohs(in6->sin6_port));
+	} else {
+		snprintf(buf, len, "(address family %d)", addr->sa_family);
+	}
+	return buf;
+}
+
+uint16_t xport_sockaddr_port(const struct sockaddr *addr)
+{
+	if (addr->sa_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)addr)->sin_port);
+	if (addr->sa_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)addr)->sin6_port);
+	return 0;
 }

@@ -5,7 +5,7 @@
  * The transport under the soft NIC: messages (a small header plus a payload)
  * between workers, behind a table of operations (struct xport_ops) as UCT's
  * interfaces are behind uct_iface_ops. Its instances: UCX active messages
- * (ucx.c, the only file that knows UCX; SOFTDOCA_TRANSPORT picks shared
+ * (ucx*.c, the only files that know UCX; SOFTDOCA_TRANSPORT picks shared
  * memory or TCP there) and the tests' in-process fake. Large payloads may
  * travel by rendezvous and land straight in the buffer the receiver names.
  *
@@ -20,6 +20,7 @@
 #ifndef SDOCA_TRANSPORT_XPORT_H_
 #define SDOCA_TRANSPORT_XPORT_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,12 +28,25 @@
 #include <doca_error.h>
 
 struct xport_ops;
+/* <sys/socket.h>'s, not included: the soft NIC's names (accept, send) stay its own. */
+struct sockaddr;
+struct sockaddr_storage;
 
 /* The generic heads of the instances' objects (each embeds one first). */
 struct xport_worker {
-	const struct xport_ops *ops;
+	/* An instance may change it while the worker listens or sets connections
+	 * up (a thread that only wants the fd reads it without the worker's
+	 * lock): an atomic, loaded relaxed (a plain load on x86). */
+	_Atomic(const struct xport_ops *) ops;
 };
 struct xport_ep {
+	const struct xport_ops *ops;
+};
+struct xport_listener {
+	const struct xport_ops *ops;
+};
+/* A connection request that arrived on a listener, until accepted or rejected. */
+struct xport_conn_request {
 	const struct xport_ops *ops;
 };
 
@@ -76,6 +90,10 @@ typedef bool (*xport_recv_fn)(void *arg, const void *hdr, size_t hdr_len, struct
 /* The connection behind an endpoint failed (peer gone, network error). */
 typedef void (*xport_ep_error_fn)(void *arg, doca_error_t status);
 
+/* A connection request arrived on a listener; answer it (now, or later from
+ * the worker's thread) with xport_accept() or xport_reject(). */
+typedef void (*xport_conn_request_fn)(void *arg, struct xport_conn_request *request);
+
 /* One instance of the transport. The functions below say what each does. */
 struct xport_ops {
 	const char *name;
@@ -101,6 +119,18 @@ struct xport_ops {
 	                           void *arg, struct xport_op **op);
 	/* A payload the transport kept for us (held, rx->desc its own). */
 	void (*rx_release)(struct xport_worker *worker, struct xport_rx *rx);
+
+	doca_error_t (*listen)(struct xport_worker *worker, const struct sockaddr *addr,
+	                       size_t addr_len, xport_conn_request_fn on_request, void *arg,
+	                       struct xport_listener **listener);
+	uint16_t (*listener_port)(const struct xport_listener *listener);
+	void (*listener_close)(struct xport_listener *listener);
+	doca_error_t (*accept)(struct xport_conn_request *request, xport_ep_error_fn on_error,
+	                       void *arg, struct xport_ep **ep);
+	void (*reject)(struct xport_conn_request *request);
+	doca_error_t (*connect)(struct xport_worker *worker, const struct sockaddr *addr,
+	                        size_t addr_len, xport_done_fn connected,
+	                        xport_ep_error_fn on_error, void *arg, struct xport_ep **ep);
 };
 
 /* The UCX instance: the default. */
@@ -110,38 +140,43 @@ extern const struct xport_ops xport_ucx_ops;
  * Call it before any worker exists. */
 void xport_set_ops_for_tests(const struct xport_ops *ops);
 
+static inline const struct xport_ops *xport_worker_ops(const struct xport_worker *worker)
+{
+	return atomic_load_explicit(&worker->ops, memory_order_relaxed);
+}
+
 /* A worker of the current instance on a network interface. */
 doca_error_t xport_worker_create(const char *ifname, xport_recv_fn recv, void *recv_arg,
                                  struct xport_worker **worker);
 
 static inline void xport_worker_destroy(struct xport_worker *worker)
 {
-	worker->ops->worker_destroy(worker);
+	xport_worker_ops(worker)->worker_destroy(worker);
 }
 
 /* This worker's address, for the peer's xport_ep_create(). */
 static inline void xport_worker_address(const struct xport_worker *worker, const void **addr,
                                         size_t *len)
 {
-	worker->ops->worker_address(worker, addr, len);
+	xport_worker_ops(worker)->worker_address(worker, addr, len);
 }
 
 /* Processes arrived messages and completions; returns the number of events. */
 static inline unsigned int xport_worker_progress(struct xport_worker *worker)
 {
-	return worker->ops->worker_progress(worker);
+	return xport_worker_ops(worker)->worker_progress(worker);
 }
 
 /* A file descriptor that becomes readable when the armed worker has events. */
 static inline int xport_worker_fd(const struct xport_worker *worker)
 {
-	return worker->ops->worker_fd(worker);
+	return xport_worker_ops(worker)->worker_fd(worker);
 }
 
 /* Arms the fd. False means events are already pending: progress instead of sleeping. */
 static inline bool xport_worker_arm(struct xport_worker *worker)
 {
-	return worker->ops->worker_arm(worker);
+	return xport_worker_ops(worker)->worker_arm(worker);
 }
 
 /* Connects to a peer's worker address. on_error runs at most once. */
@@ -149,7 +184,7 @@ static inline doca_error_t xport_ep_create(struct xport_worker *worker, const vo
                                            size_t len, xport_ep_error_fn on_error, void *arg,
                                            struct xport_ep **ep)
 {
-	return worker->ops->ep_create(worker, addr, len, on_error, arg, ep);
+	return xport_worker_ops(worker)->ep_create(worker, addr, len, on_error, arg, ep);
 }
 
 /* Closes an endpoint; force drops what is queued (the peer is gone). Operations
@@ -219,10 +254,80 @@ static inline doca_error_t xport_rx_receive(struct xport_worker *worker, struct 
 		xport_rx_copy(worker, rx, iov, iovcnt);
 		return DOCA_SUCCESS;
 	}
-	return worker->ops->rx_receive(worker, rx, iov, iovcnt, done, arg, op);
+	return xport_worker_ops(worker)->rx_receive(worker, rx, iov, iovcnt, done, arg, op);
 }
 
 /* Scatters len bytes from src over iov (for instances and xport_rx_copy). */
 void xport_copy_to_iov(const void *src, size_t len, const struct xport_iov *iov, size_t iovcnt);
+
+/*
+ * Connection set-up by socket address (RDMA-CM style): a server listens on
+ * an IPv4 or IPv6 address and port, a client connects to it, and the server
+ * accepts or rejects each request. The endpoints are then like those of
+ * xport_ep_create().
+ */
+
+/* A numeric IPv4 or IPv6 address (family AF_INET, AF_INET6 or AF_UNSPEC for
+ * either) and a port, as a socket address. INVALID_VALUE if it is not one. */
+doca_error_t xport_sockaddr(int family, const char *host, uint16_t port,
+                            struct sockaddr_storage *addr, size_t *addr_len);
+
+/* "address:port" ("[address]:port" for IPv6) for messages; returns buf. */
+#define XPORT_SOCKADDR_STRLEN 56
+const char *xport_sockaddr_str(const struct sockaddr *addr, char *buf, size_t len);
+
+/* The port of an IPv4 or IPv6 socket address (0 for another family). */
+uint16_t xport_sockaddr_port(const struct sockaddr *addr);
+
+/* Listens on addr (port 0: one the system picks, see xport_listener_port).
+ * DOCA_ERROR_IN_USE when the port is taken. on_request runs inside the
+ * worker's progress. */
+static inline doca_error_t xport_listen(struct xport_worker *worker, const struct sockaddr *addr,
+                                        size_t addr_len, xport_conn_request_fn on_request,
+                                        void *arg, struct xport_listener **listener)
+{
+	return xport_worker_ops(worker)->listen(worker, addr, addr_len, on_request, arg, listener);
+}
+
+/* The port the listener is bound to. */
+static inline uint16_t xport_listener_port(const struct xport_listener *listener)
+{
+	return listener->ops->listener_port(listener);
+}
+
+/* Stops listening; requests not answered yet are rejected (their handles die
+ * with the listener). Close listeners before their worker. */
+static inline void xport_listener_close(struct xport_listener *listener)
+{
+	listener->ops->listener_close(listener);
+}
+
+/* Accepts a request: an endpoint to the client on the listener's worker.
+ * Consumes the request, also on failure. */
+static inline doca_error_t xport_accept(struct xport_conn_request *request,
+                                        xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+{
+	return request->ops->accept(request, on_error, arg, ep);
+}
+
+/* Refuses a request: the client's connection attempt fails. Consumes the request. */
+static inline void xport_reject(struct xport_conn_request *request)
+{
+	request->ops->reject(request);
+}
+
+/* Connects to a listener. connected runs once, inside the worker's progress:
+ * DOCA_SUCCESS when the server accepted (the endpoint sends from then on;
+ * before, sends fail with DOCA_ERROR_NOT_CONNECTED), or why the attempt
+ * failed (refused, nobody listening, unreachable). on_error reports failures
+ * after that. */
+static inline doca_error_t xport_connect(struct xport_worker *worker, const struct sockaddr *addr,
+                                         size_t addr_len, xport_done_fn connected,
+                                         xport_ep_error_fn on_error, void *arg,
+                                         struct xport_ep **ep)
+{
+	return xport_worker_ops(worker)->connect(worker, addr, addr_len, connected, on_error, arg,
+	                                         ep);
+}
 
 #endif /* SDOCA_TRANSPORT_XPORT_H_ */

@@ -6,12 +6,15 @@
  * messages to a worker handed over in the opposite order, as UCX may under
  * load. Payloads are eager unless a test makes large ones travel by
  * rendezvous: then their receive lands at the receiver's next progress.
+ * Listeners are a table of (family, port); a connection request reaches the
+ * listener's worker at its next progress, and its answer the client's.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/compiler.h"
@@ -46,12 +49,41 @@ struct fake_worker {
 	struct fake_op *landing; /* receives that land at the next progress (owner's lock) */
 	int fd;
 	bool armed;
+	struct fake_ep *eps; /* to report their failures */
 	struct fake_worker *next;
 };
 
 struct fake_ep {
 	struct xport_ep super;
+	struct fake_worker *worker;
 	uint64_t peer;
+	xport_ep_error_fn on_error;
+	xport_done_fn connected; /* a client's, until it ran */
+	void *arg;
+	bool connecting;     /* a client whose request is not answered yet */
+	bool news;           /* status to report at the next progress */
+	doca_error_t status; /* a client's outcome, or the failure */
+	bool failed;
+	struct fake_ep *next;
+};
+
+struct fake_request {
+	struct xport_conn_request super;
+	struct fake_listener *listener;
+	struct fake_ep *client; /* NULL once it closed */
+	bool delivered;
+	struct fake_request *next;
+};
+
+struct fake_listener {
+	struct xport_listener super;
+	struct fake_worker *worker;
+	int family;
+	uint16_t port;
+	xport_conn_request_fn on_request;
+	void *arg;
+	struct fake_request *requests; /* not answered yet */
+	struct fake_listener *next;
 };
 
 /* Workers and their queues: senders and receivers run on different threads
@@ -63,7 +95,9 @@ static struct {
 	int swap_to;           /* the worker whose next two messages swap, or -1 */
 	struct fake_msg *held; /* the first of them, until the second came */
 	size_t rndv_from;      /* payloads this large travel by rendezvous (0: none) */
-} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0 };
+	struct fake_listener *listeners;
+	uint16_t next_port; /* for port 0 */
+} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0, NULL, 40000 };
 
 void fake_xport_rndv_from(size_t bytes)
 {
@@ -114,6 +148,18 @@ static struct fake_worker *find(uint64_t id)
 	return w;
 }
 
+/* Something arrived for w (fake.lock held). */
+static void wake(struct fake_worker *w)
+{
+	if (w->armed) {
+		uint64_t one = 1;
+
+		w->armed = false;
+		if (write(w->fd, &one, sizeof(one)) < 0)
+			abort();
+	}
+}
+
 static void enqueue(struct fake_worker *w, struct fake_msg *m)
 {
 	m->next = NULL;
@@ -122,13 +168,41 @@ static void enqueue(struct fake_worker *w, struct fake_msg *m)
 	else
 		w->head = m;
 	w->tail = m;
-	if (w->armed) {
-		uint64_t one = 1;
+	wake(w);
+}
 
-		w->armed = false;
-		if (write(w->fd, &one, sizeof(one)) < 0)
-			abort();
-	}
+/* A client's outcome, or a connection's failure (fake.lock held): reported
+ * at its worker's next progress. */
+static void tell_ep(struct fake_ep *e, doca_error_t status)
+{
+	if (e->failed)
+		return;
+	e->failed = status != DOCA_SUCCESS;
+	e->status = status;
+	e->news = true;
+	wake(e->worker);
+}
+
+static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_error_fn on_error,
+                              void *arg)
+{
+	struct fake_ep *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->super.ops = &fake_xport_ops;
+	e->worker = w;
+	e->peer = peer;
+	e->on_error = on_error;
+	e->arg = arg;
+	return e;
+}
+
+/* Lists e with its worker (fake.lock held). */
+static void add_ep(struct fake_ep *e)
+{
+	e->next = e->worker->eps;
+	e->worker->eps = e;
 }
 
 static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *recv_arg,
@@ -139,7 +213,7 @@ static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *
 	(void)ifname;
 	if (!w)
 		return DOCA_ERROR_NO_MEMORY;
-	w->super.ops = &fake_xport_ops;
+	atomic_init(&w->super.ops, &fake_xport_ops);
 	w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (w->fd < 0) {
 		free(w);
@@ -183,6 +257,74 @@ static void worker_destroy(struct xport_worker *xw)
 	free(worker);
 }
 
+/* Hands over connection requests that arrived for w's listeners. */
+static unsigned int deliver_requests(struct fake_worker *w)
+{
+	unsigned int events = 0;
+
+	for (;;) {
+		struct fake_request *r = NULL;
+
+		pthread_mutex_lock(&fake.lock);
+		for (struct fake_listener *l = fake.listeners; l && !r; l = l->next)
+			for (r = l->worker == w ? l->requests : NULL; r && r->delivered;
+			     r = r->next)
+				;
+		if (r)
+			r->delivered = true;
+		pthread_mutex_unlock(&fake.lock);
+		if (!r)
+			return events;
+		r->listener->on_request(r->listener->arg, &r->super);
+		events++;
+	}
+}
+
+/* Reports clients' outcomes and endpoints' failures. */
+static unsigned int deliver_news(struct fake_worker *w)
+{
+	unsigned int events = 0;
+
+	for (;;) {
+		xport_done_fn connected = NULL;
+		struct fake_ep *e;
+
+		pthread_mutex_lock(&fake.lock);
+		for (e = w->eps; e && !e->news; e = e->next)
+			;
+		if (e) {
+			e->news = false;
+			if (e->connecting) {
+				e->connecting = false;
+				connected = e->connected;
+			}
+		}
+		pthread_mutex_unlock(&fake.lock);
+		if (!e)
+			return events;
+		if (connected)
+			connected(e->arg, e->status);
+		else if (e->on_error)
+			e->on_error(e->arg, e->status);
+		events++;
+	}
+}
+
+/* Whether w has something to hand over (fake.lock held). */
+static bool has_events(const struct fake_worker *w)
+{
+	if (w->head)
+		return true;
+	for (const struct fake_ep *e = w->eps; e; e = e->next)
+		if (e->news)
+			return true;
+	for (const struct fake_listener *l = fake.listeners; l; l = l->next)
+		for (const struct fake_request *r = l->requests; r && l->worker == w; r = r->next)
+			if (!r->delivered)
+				return true;
+	return false;
+}
+
 static void worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
 {
 	*addr = &to_worker(worker)->id;
@@ -215,6 +357,8 @@ static unsigned int worker_progress(struct xport_worker *xw)
 	struct fake_worker *worker = to_worker(xw);
 	unsigned int events = land_receives(worker);
 
+	events += deliver_requests(worker);
+	events += deliver_news(worker);
 	for (;;) {
 		struct fake_msg *m;
 		struct xport_rx rx = { 0 };
@@ -257,7 +401,7 @@ static bool worker_arm(struct xport_worker *xw)
 	bool armed;
 
 	pthread_mutex_lock(&fake.lock);
-	armed = worker->head == NULL;
+	armed = !has_events(worker);
 	worker->armed = armed;
 	if (armed && read(worker->fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		abort();
@@ -271,25 +415,34 @@ static doca_error_t ep_create(struct xport_worker *worker, const void *addr, siz
 	struct fake_ep *e;
 	uint64_t id;
 
-	(void)worker;
-	(void)on_error;
-	(void)arg;
 	if (len != sizeof(id))
 		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(&id, addr, sizeof(id));
-	e = malloc(sizeof(*e));
+	e = new_ep(to_worker(worker), id, on_error, arg);
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
-	e->super.ops = &fake_xport_ops;
-	e->peer = id;
+	pthread_mutex_lock(&fake.lock);
+	add_ep(e);
+	pthread_mutex_unlock(&fake.lock);
 	*ep = &e->super;
 	return DOCA_SUCCESS;
 }
 
 static void ep_close(struct xport_ep *ep, bool force)
 {
+	struct fake_ep *e = sdoca_container_of(ep, struct fake_ep, super), **link;
+
 	(void)force;
-	free(sdoca_container_of(ep, struct fake_ep, super));
+	pthread_mutex_lock(&fake.lock);
+	for (link = &e->worker->eps; *link != e; link = &(*link)->next)
+		;
+	*link = e->next;
+	for (struct fake_listener *l = fake.listeners; l; l = l->next)
+		for (struct fake_request *r = l->requests; r; r = r->next)
+			if (r->client == e)
+				r->client = NULL;
+	pthread_mutex_unlock(&fake.lock);
+	free(e);
 }
 
 static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xport_iov *iov,
@@ -339,6 +492,7 @@ static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len
                             const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
                             void *arg, struct xport_op **op)
 {
+	struct fake_ep *e = sdoca_container_of(ep, struct fake_ep, super);
 	struct fake_worker *to;
 	struct fake_msg *m;
 
@@ -350,7 +504,12 @@ static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len
 	if (!m)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&fake.lock);
-	to = find(sdoca_container_of(ep, struct fake_ep, super)->peer);
+	if (e->connecting) {
+		pthread_mutex_unlock(&fake.lock);
+		free(m);
+		return DOCA_ERROR_NOT_CONNECTED;
+	}
+	to = e->failed ? NULL : find(e->peer);
 	if (!to) {
 		pthread_mutex_unlock(&fake.lock);
 		free(m);
@@ -410,6 +569,161 @@ static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 	free(rx->desc);
 }
 
+static struct fake_listener *to_listener(const struct xport_listener *l)
+{
+	return sdoca_container_of(l, struct fake_listener, super);
+}
+
+static struct fake_listener *find_listener(int family, uint16_t port)
+{
+	struct fake_listener *l = fake.listeners;
+
+	while (l && (l->family != family || l->port != port))
+		l = l->next;
+	return l;
+}
+
+static doca_error_t listen_on(struct xport_worker *worker, const struct sockaddr *addr,
+                              size_t addr_len, xport_conn_request_fn on_request, void *arg,
+                              struct xport_listener **listener)
+{
+	struct fake_listener *l;
+	uint16_t port = xport_sockaddr_port(addr);
+
+	(void)addr_len;
+	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+		return DOCA_ERROR_INVALID_VALUE;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return DOCA_ERROR_NO_MEMORY;
+	l->super.ops = &fake_xport_ops;
+	l->worker = to_worker(worker);
+	l->family = addr->sa_family;
+	l->on_request = on_request;
+	l->arg = arg;
+	pthread_mutex_lock(&fake.lock);
+	while (port == 0 && find_listener(l->family, fake.next_port))
+		fake.next_port++;
+	l->port = port ? port : fake.next_port++;
+	if (find_listener(l->family, l->port)) {
+		pthread_mutex_unlock(&fake.lock);
+		free(l);
+		return DOCA_ERROR_IN_USE;
+	}
+	l->next = fake.listeners;
+	fake.listeners = l;
+	pthread_mutex_unlock(&fake.lock);
+	*listener = &l->super;
+	return DOCA_SUCCESS;
+}
+
+static uint16_t listener_port(const struct xport_listener *listener)
+{
+	return to_listener(listener)->port;
+}
+
+/* Takes r off its listener (fake.lock held). */
+static void unlink_request(struct fake_request *r)
+{
+	struct fake_request **link = &r->listener->requests;
+
+	while (*link != r)
+		link = &(*link)->next;
+	*link = r->next;
+}
+
+static void reject_request(struct xport_conn_request *request)
+{
+	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
+
+	pthread_mutex_lock(&fake.lock);
+	unlink_request(r);
+	if (r->client)
+		tell_ep(r->client, DOCA_ERROR_CONNECTION_RESET);
+	pthread_mutex_unlock(&fake.lock);
+	free(r);
+}
+
+static void listener_close(struct xport_listener *listener)
+{
+	struct fake_listener *l = to_listener(listener), **link;
+
+	while (l->requests)
+		reject_request(&l->requests->super);
+	pthread_mutex_lock(&fake.lock);
+	for (link = &fake.listeners; *link != l; link = &(*link)->next)
+		;
+	*link = l->next;
+	pthread_mutex_unlock(&fake.lock);
+	free(l);
+}
+
+static doca_error_t accept_request(struct xport_conn_request *request, xport_ep_error_fn on_error,
+                                   void *arg, struct xport_ep **ep)
+{
+	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
+	struct fake_worker *w = r->listener->worker;
+	struct fake_ep *e = NULL, *client;
+	doca_error_t status = DOCA_SUCCESS;
+
+	pthread_mutex_lock(&fake.lock);
+	unlink_request(r);
+	client = r->client;
+	if (!client)
+		status = DOCA_ERROR_CONNECTION_RESET; /* it gave up already */
+	else if (!(e = new_ep(w, client->worker->id, on_error, arg)))
+		status = DOCA_ERROR_NO_MEMORY;
+	if (status == DOCA_SUCCESS) {
+		add_ep(e);
+		tell_ep(client, DOCA_SUCCESS);
+		*ep = &e->super;
+	} else if (client) {
+		tell_ep(client, DOCA_ERROR_CONNECTION_RESET);
+	}
+	pthread_mutex_unlock(&fake.lock);
+	free(r);
+	return status;
+}
+
+static doca_error_t connect_to(struct xport_worker *worker, const struct sockaddr *addr,
+                               size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
+                               void *arg, struct xport_ep **ep)
+{
+	struct fake_ep *e = new_ep(to_worker(worker), 0, on_error, arg);
+	struct fake_request *r = calloc(1, sizeof(*r));
+	struct fake_listener *l;
+
+	(void)addr_len;
+	if (!e || !r) {
+		free(e);
+		free(r);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	r->super.ops = &fake_xport_ops;
+	r->client = e;
+	e->connecting = true;
+	e->connected = connected;
+	pthread_mutex_lock(&fake.lock);
+	add_ep(e);
+	l = find_listener(addr->sa_family, xport_sockaddr_port(addr));
+	if (l) {
+		e->peer = l->worker->id;
+		struct fake_request **link = &l->requests;
+
+		while (*link) /* in the order they came */
+			link = &(*link)->next;
+		r->listener = l;
+		*link = r;
+		wake(l->worker);
+	} else {
+		tell_ep(e, DOCA_ERROR_CONNECTION_RESET); /* nobody listens: refused */
+		free(r);
+	}
+	pthread_mutex_unlock(&fake.lock);
+	*ep = &e->super;
+	return DOCA_SUCCESS;
+}
+
 const struct xport_ops fake_xport_ops = {
 	.name = "fake",
 	.worker_create = worker_create,
@@ -424,4 +738,10 @@ const struct xport_ops fake_xport_ops = {
 	.send_now = ep_send_now,
 	.rx_receive = rx_receive,
 	.rx_release = rx_release,
+	.listen = listen_on,
+	.listener_port = listener_port,
+	.listener_close = listener_close,
+	.accept = accept_request,
+	.reject = reject_request,
+	.connect = connect_to,
 };
