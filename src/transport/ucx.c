@@ -2,9 +2,10 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * The transport instance over UCX 1.13 active messages (xport_ucx_ops); the
- * only file that includes UCX. What it does follows measurements of UCX
- * 1.13.1 on Debian 12:
+ * The transport instance over UCX 1.13 active messages (xport_ucx_ops):
+ * workers, endpoints and the data path; connection set-up through a
+ * listener is in ucx_cm.c. What it does follows measurements of UCX 1.13.1
+ * on Debian 12:
  *
  *  - one UCP context per network interface (it fixes the devices UCX may
  *    use) and transport mode (SOFTDOCA_TRANSPORT); workers in SERIALIZED
@@ -33,12 +34,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <ucp/api/ucp.h>
 #include <ucs/config/global_opts.h>
 
 #include "core/sdk_log.h"
+#include "transport/ucx.h"
 #include "transport/ucx_address.h"
-#include "transport/xport.h"
 
 SDOCA_LOG_MODULE(ucx);
 
@@ -61,27 +61,6 @@ struct context {
 	enum mode mode;
 	ucp_context_h ucp;
 	unsigned int users;
-};
-
-struct ucx_worker {
-	struct xport_worker super;
-	struct context *ctx;
-	ucp_worker_h ucp;
-	int fd;
-	void *address;
-	size_t address_len;
-	xport_recv_fn recv;
-	void *recv_arg;
-	unsigned int closing; /* endpoints whose close has not completed */
-};
-
-struct ucx_ep {
-	struct xport_ep super;
-	struct ucx_worker *worker;
-	ucp_ep_h ucp;
-	xport_ep_error_fn on_error;
-	void *arg;
-	bool failed;
 };
 
 static struct {
@@ -134,16 +113,6 @@ static doca_error_t from_ucs(ucs_status_t status)
 	default:
 		return DOCA_ERROR_IO_FAILED;
 	}
-}
-
-static struct ucx_worker *to_worker(const struct xport_worker *w)
-{
-	return sdoca_container_of(w, struct ucx_worker, super);
-}
-
-static struct ucx_ep *to_ep(const struct xport_ep *ep)
-{
-	return sdoca_container_of(ep, struct ucx_ep, super);
 }
 
 /* SOFTDOCA_TRANSPORT=auto|shm|tcp (INVALID_VALUE for anything else). */
@@ -410,14 +379,31 @@ static unsigned int worker_progress(struct xport_worker *worker)
 	return ucp_worker_progress(to_worker(worker)->ucp);
 }
 
-static int worker_fd(const struct xport_worker *worker)
-{
-	return to_worker(worker)->fd;
-}
-
 static bool worker_arm(struct xport_worker *worker)
 {
 	return ucp_worker_arm(to_worker(worker)->ucp) == UCS_OK;
+}
+
+/* The same while the worker listens or sets connections up (cm_ops). */
+static unsigned int worker_progress_cm(struct xport_worker *xw)
+{
+	struct ucx_worker *worker = to_worker(xw);
+	unsigned int events = ucp_worker_progress(worker->ucp);
+
+	/* Set by UCX's async thread, which then also signals the fd. */
+	if (atomic_load_explicit(&worker->cm_ready, memory_order_relaxed))
+		events += ucx_cm_progress(worker);
+	return events;
+}
+
+static bool worker_arm_cm(struct xport_worker *worker)
+{
+	return !atomic_load(&to_worker(worker)->cm_ready) && worker_arm(worker);
+}
+
+static int worker_fd(const struct xport_worker *worker)
+{
+	return to_worker(worker)->fd;
 }
 
 static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
@@ -425,50 +411,67 @@ static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 	struct ucx_ep *e = arg;
 
 	(void)ep;
-	if (e->failed)
+	if (e->state == UCX_EP_FAILED)
 		return;
-	e->failed = true;
+	e->state = UCX_EP_FAILED;
 	SDOCA_DBG("transport endpoint %p failed: %s", (void *)e, ucs_status_string(status));
 	if (e->on_error)
 		e->on_error(e->arg, from_ucs(status));
 }
 
-static doca_error_t ep_create(struct xport_worker *xw, const void *addr, size_t len,
-                              xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error, void *arg)
 {
-	struct ucx_worker *worker = to_worker(xw);
+	struct ucx_ep *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->super.ops = &xport_ucx_ops;
+	e->worker = worker;
+	e->on_error = on_error;
+	e->arg = arg;
+	return e;
+}
+
+doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
+{
 	ucp_ep_params_t params = {
 		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
 		              UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER,
 		.address = addr,
 		.err_mode = UCP_ERR_HANDLING_MODE_PEER,
+		.err_handler = { .cb = ep_error, .arg = e },
 	};
-	struct ucx_ep *e;
 	doca_error_t status;
 	ucs_status_t st;
 
 	/* UCX reads the address without a length and trusts every byte. */
-	if ((status = xport_address_check(worker->address, worker->address_len, addr, len)) !=
-	    DOCA_SUCCESS)
+	status = xport_address_check(e->worker->address, e->worker->address_len, addr, len);
+	if (status != DOCA_SUCCESS)
 		return status;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return DOCA_ERROR_NO_MEMORY;
-	e->super.ops = &xport_ucx_ops;
-	e->worker = worker;
-	e->on_error = on_error;
-	e->arg = arg;
-	params.err_handler.cb = ep_error;
-	params.err_handler.arg = e;
-	st = ucp_ep_create(worker->ucp, &params, &e->ucp);
-	if (st != UCS_OK) {
-		free(e);
+	st = ucp_ep_create(e->worker->ucp, &params, &e->ucp);
+	if (st != UCS_OK)
 		SDOCA_FAIL(
 		        st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED
 		                                  : DOCA_ERROR_CONNECTION_RESET,
 		        "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
 		        "same on both sides, and is the peer on this host for shm?)",
 		        ucs_status_string(st));
+	e->state = UCX_EP_READY;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t ep_create(struct xport_worker *worker, const void *addr, size_t len,
+                              xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+{
+	struct ucx_ep *e = ucx_ep_new(to_worker(worker), on_error, arg);
+	doca_error_t status;
+
+	if (!e)
+		return DOCA_ERROR_NO_MEMORY;
+	status = ucx_ep_connect(e, addr, len);
+	if (status != DOCA_SUCCESS) {
+		free(e);
+		return status;
 	}
 	*ep = &e->super;
 	return DOCA_SUCCESS;
@@ -490,13 +493,19 @@ static void ep_close(struct xport_ep *xep, bool force)
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
 		                UCP_OP_ATTR_FIELD_USER_DATA,
-		.flags = (force || ep->failed) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+		.flags = (force || ep->state == UCX_EP_FAILED) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
 		.cb.send = ep_closed,
 		.user_data = ep,
 	};
 	void *request;
 
 	ep->on_error = NULL;
+	if (ep->conn)
+		ucx_cm_abandon(ep);
+	if (!ep->ucp) { /* a client that never connected */
+		free(ep);
+		return;
+	}
 	request = ucp_ep_close_nbx(ep->ucp, &param);
 	if (request == NULL || UCS_PTR_IS_ERR(request))
 		free(ep);
@@ -552,8 +561,9 @@ static doca_error_t ep_send(struct xport_ep *xep, const void *hdr, size_t hdr_le
 	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE;
 	param.cb.send = op_done;
 	param.datatype = ucp_dt_make_iov();
-	if (ep->failed)
-		return DOCA_ERROR_CONNECTION_RESET;
+	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
+		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
+		                                  : DOCA_ERROR_NOT_CONNECTED;
 	if (iovcnt == 1) { /* contiguous: UCX has more protocols for it */
 		param.datatype = ucp_dt_make_contig(1);
 		buffer = iov[0].base;
@@ -573,8 +583,9 @@ static doca_error_t ep_send_now(struct xport_ep *xep, const void *hdr, size_t hd
 	ucp_request_param_t param;
 	ucs_status_ptr_t request;
 
-	if (ep->failed)
-		return DOCA_ERROR_CONNECTION_RESET;
+	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
+		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
+		                                  : DOCA_ERROR_NOT_CONNECTED;
 	param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_DATATYPE;
 	param.datatype = ucp_dt_make_contig(1);
 	request = ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, NULL, 0, &param);
@@ -621,18 +632,31 @@ static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 	ucp_am_data_release(to_worker(worker)->ucp, rx->desc);
 }
 
+#define UCX_OPS                                                                                    \
+	.name = "ucx", .worker_create = worker_create, .worker_destroy = worker_destroy,           \
+	.worker_address = worker_address, .worker_fd = worker_fd, .ep_create = ep_create,          \
+	.ep_close = ep_close, .send = ep_send, .send_now = ep_send_now, .rx_receive = rx_receive,  \
+	.rx_release = rx_release, .listen = ucx_cm_listen, .listener_port = ucx_cm_listener_port,  \
+	.listener_close = ucx_cm_listener_close, .accept = ucx_cm_accept, .reject = ucx_cm_reject, \
+	.connect = ucx_cm_connect
+
 const struct xport_ops xport_ucx_ops = {
-	.name = "ucx",
-	.worker_create = worker_create,
-	.worker_destroy = worker_destroy,
-	.worker_address = worker_address,
+	UCX_OPS,
 	.worker_progress = worker_progress,
-	.worker_fd = worker_fd,
 	.worker_arm = worker_arm,
-	.ep_create = ep_create,
-	.ep_close = ep_close,
-	.send = ep_send,
-	.send_now = ep_send_now,
-	.rx_receive = rx_receive,
-	.rx_release = rx_release,
 };
+
+/* A worker's ops while it has sockets of connection set-up: progress looks
+ * at them too. Other workers' progress pays nothing for them. */
+static const struct xport_ops cm_ops = {
+	UCX_OPS,
+	.worker_progress = worker_progress_cm,
+	.worker_arm = worker_arm_cm,
+};
+
+void ucx_cm_active(struct ucx_worker *worker)
+{
+	atomic_store_explicit(&worker->super.ops,
+	                      worker->listeners || worker->conns ? &cm_ops : &xport_ucx_ops,
+	                      memory_order_relaxed);
+}

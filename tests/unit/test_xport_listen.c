@@ -1,9 +1,10 @@
 /*
  * softdoca tests: connection set-up through a transport listener (listen,
  * connect, accept, reject), as RDMA-CM style connections will use it, over
- * the in-process fake transport, on IPv4 and IPv6 loopback. A server and a
- * client worker live in this process; the test progresses both until what
- * it waits for happened, within a bounded time.
+ * UCX on shared memory and on TCP and over the in-process fake transport, on
+ * IPv4 and IPv6 loopback. A server and a client worker live in this process;
+ * the test progresses both until what it waits for happened, within a
+ * bounded time.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -312,6 +313,22 @@ static int use_fake(void **state)
 	return 0;
 }
 
+static int use_shm(void **state)
+{
+	(void)state;
+	xport_set_ops_for_tests(NULL);
+	setenv("SOFTDOCA_TRANSPORT", "shm", 1);
+	return 0;
+}
+
+static int use_tcp(void **state)
+{
+	(void)state;
+	xport_set_ops_for_tests(NULL);
+	setenv("SOFTDOCA_TRANSPORT", "tcp", 1);
+	return 0;
+}
+
 int main(void)
 {
 #define CASES                                                                          \
@@ -324,8 +341,12 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(closed_with_request, setup, teardown), \
 	        cmocka_unit_test_setup_teardown(wakes_sleeping_server, setup, teardown)
 	const struct CMUnitTest fake[] = { CASES, cmocka_unit_test(bad_addresses) };
+	const struct CMUnitTest shm[] = { CASES };
+	const struct CMUnitTest tcp[] = { CASES };
 	int failed = 0;
 
 	failed += cmocka_run_group_tests_name("fake transport", fake, use_fake, NULL);
+	failed += cmocka_run_group_tests_name("UCX, shared memory", shm, use_shm, NULL);
+	failed += cmocka_run_group_tests_name("UCX, TCP", tcp, use_tcp, NULL);
 	return failed;
 }
