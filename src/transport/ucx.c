@@ -352,6 +352,7 @@ static void worker_destroy(struct xport_worker *xw)
 	struct ucx_worker *worker = to_worker(xw);
 	struct timespec start, now;
 
+	ucx_cm_close_all(worker);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (worker->closing > 0) {
 		ucp_worker_progress(worker->ucp);

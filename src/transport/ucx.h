@@ -88,5 +88,7 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 unsigned int ucx_cm_progress(struct ucx_worker *worker);
 /* A client endpoint closed while connecting: its handshake ends. */
 void ucx_cm_abandon(struct ucx_ep *e);
+/* Before the worker goes: no socket may stay watched (a caller's mistake). */
+void ucx_cm_close_all(struct ucx_worker *worker);
 
 #endif /* SDOCA_TRANSPORT_UCX_H_ */

@@ -464,3 +464,19 @@ void ucx_cm_abandon(struct ucx_ep *e)
 	conn_free(e->conn);
 	e->conn = NULL;
 }
+
+void ucx_cm_close_all(struct ucx_worker *w)
+{
+	if (w->listeners || w->conns)
+		SDOCA_WARN("a transport worker was destroyed with its listeners or connection "
+		           "set-ups open: closed");
+	while (w->listeners)
+		ucx_cm_listener_close(&w->listeners->super);
+	while (w->conns) {
+		if (w->conns->client) {
+			w->conns->client->conn = NULL;
+			w->conns->client->state = UCX_EP_FAILED;
+		}
+		conn_free(w->conns);
+	}
+}

@@ -285,6 +285,17 @@ static void wakes_sleeping_server(void **state)
 	WAIT_FOR(t.requests == 1);
 }
 
+/* UCX: a worker destroyed with its listener open and a request waiting
+ * closes them (no socket stays watched for a worker that is gone). */
+static void destroyed_listening(void **state)
+{
+	(void)state;
+	listen_any(AF_INET6, "::1");
+	connect_to(AF_INET6, "::1", xport_listener_port(t.listener));
+	WAIT_FOR(t.requests == 1);
+	t.listener = NULL; /* left to xport_worker_destroy */
+}
+
 static void bad_addresses(void **state)
 {
 	struct sockaddr_storage addr;
@@ -342,7 +353,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(wakes_sleeping_server, setup, teardown)
 	const struct CMUnitTest fake[] = { CASES, cmocka_unit_test(bad_addresses) };
 	const struct CMUnitTest shm[] = { CASES };
-	const struct CMUnitTest tcp[] = { CASES };
+	const struct CMUnitTest tcp[] = { CASES, cmocka_unit_test_setup_teardown(
+		                                         destroyed_listening, setup, teardown) };
 	int failed = 0;
 
 	failed += cmocka_run_group_tests_name("fake transport", fake, use_fake, NULL);
