@@ -140,12 +140,8 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker)
 {
 	struct nic_worker *w;
-	enum xport_mode mode;
 	doca_error_t status;
 
-	status = xport_mode_from_env(&mode);
-	if (status != DOCA_SUCCESS)
-		return status;
 	pthread_mutex_lock(&workers.lock);
 	LIST_FOREACH(w, &workers.list, link)
 	if (w->pe == pe && w->dev == dev)
@@ -165,7 +161,7 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	w->dev = dev;
 	w->refs = 1;
 	SLIST_INIT(&w->acks);
-	status = xport_worker_create(dev->info.iface_name, mode, on_message, w, &w->xport);
+	status = xport_worker_create(dev->info.iface_name, on_message, w, &w->xport);
 	if (status == DOCA_SUCCESS) {
 		status = nic_service_add(w);
 		if (status != DOCA_SUCCESS)

@@ -2,11 +2,14 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * The transport over UCX 1.13 active messages; the only file that includes
- * UCX. What it does follows measurements of UCX 1.13.1 on Debian 12:
+ * The transport instance over UCX 1.13 active messages (xport_ucx_ops):
+ * workers, endpoints and the data path; connection set-up through a
+ * listener is in ucx_cm.c. What it does follows measurements of UCX 1.13.1
+ * on Debian 12:
  *
  *  - one UCP context per network interface (it fixes the devices UCX may
- *    use) and transport mode; workers in SERIALIZED mode (the soft NIC locks);
+ *    use) and transport mode (SOFTDOCA_TRANSPORT); workers in SERIALIZED
+ *    mode (the soft NIC locks);
  *  - endpoints with peer error handling, which on shared memory needs
  *    MM_ERROR_HANDLING=y, or UCX silently falls back to TCP;
  *  - completion records live in the space UCX reserves in each request, so
@@ -31,12 +34,11 @@
 #include <string.h>
 #include <time.h>
 
-#include <ucp/api/ucp.h>
 #include <ucs/config/global_opts.h>
 
 #include "core/sdk_log.h"
+#include "transport/ucx.h"
 #include "transport/ucx_address.h"
-#include "transport/xport.h"
 
 SDOCA_LOG_MODULE(ucx);
 
@@ -47,42 +49,23 @@ _Static_assert(sizeof(struct xport_iov) == sizeof(ucp_dt_iov_t) &&
                        offsetof(struct xport_iov, len) == offsetof(ucp_dt_iov_t, length),
                "struct xport_iov must have the layout of ucp_dt_iov_t");
 
-/* Lives in the space UCX reserves in front of every request handle. */
-struct xport_req {
-	xport_done_fn done;
-	void *arg;
+enum mode {
+	MODE_AUTO, /* shared memory on one host, TCP between hosts */
+	MODE_SHM,  /* shared memory only */
+	MODE_TCP,  /* TCP only, even on one host */
 };
 
-struct xport_context {
-	struct xport_context *next;
+struct context {
+	struct context *next;
 	char ifname[64];
-	enum xport_mode mode;
+	enum mode mode;
 	ucp_context_h ucp;
 	unsigned int users;
 };
 
-struct xport_worker {
-	struct xport_context *ctx;
-	ucp_worker_h ucp;
-	int fd;
-	void *address;
-	size_t address_len;
-	xport_recv_fn recv;
-	void *recv_arg;
-	unsigned int closing; /* endpoints whose close has not completed */
-};
-
-struct xport_ep {
-	struct xport_worker *worker;
-	ucp_ep_h ucp;
-	xport_ep_error_fn on_error;
-	void *arg;
-	bool failed;
-};
-
 static struct {
 	pthread_mutex_t lock;
-	struct xport_context *contexts;
+	struct context *contexts;
 } global = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* libucs's crash handlers would replace the program's own (or the default
@@ -132,16 +115,17 @@ static doca_error_t from_ucs(ucs_status_t status)
 	}
 }
 
-doca_error_t xport_mode_from_env(enum xport_mode *mode)
+/* SOFTDOCA_TRANSPORT=auto|shm|tcp (INVALID_VALUE for anything else). */
+static doca_error_t mode_from_env(enum mode *mode)
 {
 	const char *env = getenv("SOFTDOCA_TRANSPORT");
 
 	if (!env || !*env || strcmp(env, "auto") == 0)
-		*mode = XPORT_AUTO;
+		*mode = MODE_AUTO;
 	else if (strcmp(env, "shm") == 0)
-		*mode = XPORT_SHM;
+		*mode = MODE_SHM;
 	else if (strcmp(env, "tcp") == 0)
-		*mode = XPORT_TCP;
+		*mode = MODE_TCP;
 	else
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "SOFTDOCA_TRANSPORT=%s: expected auto, shm or tcp", env);
@@ -158,12 +142,12 @@ static doca_error_t modify(ucp_config_t *config, const char *name, const char *v
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t configure(ucp_config_t *config, const char *ifname, enum xport_mode mode)
+static doca_error_t configure(ucp_config_t *config, const char *ifname, enum mode mode)
 {
 	static const char *const tls[] = {
-		[XPORT_AUTO] = "self,sm,tcp",
-		[XPORT_SHM] = "self,sm",
-		[XPORT_TCP] = "self,tcp",
+		[MODE_AUTO] = "self,sm,tcp",
+		[MODE_SHM] = "self,sm",
+		[MODE_TCP] = "self,tcp",
 	};
 	doca_error_t status;
 
@@ -198,15 +182,15 @@ static void configure_globals(void)
 	setenv("UCX_CMA_MEMORY_INVALIDATE", "y", 0);
 }
 
-static doca_error_t context_get(const char *ifname, enum xport_mode mode,
-                                struct xport_context **out)
+static doca_error_t context_get(const char *ifname, enum mode mode, struct context **out)
 {
 	ucp_params_t params = {
 		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE,
 		.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
-		.request_size = sizeof(struct xport_req),
+		/* the operation record lives in front of every request handle */
+		.request_size = sizeof(struct xport_op),
 	};
-	struct xport_context *c;
+	struct context *c;
 	ucp_config_t *config;
 	ucs_status_t st;
 	doca_error_t status;
@@ -260,9 +244,9 @@ static doca_error_t context_get(const char *ifname, enum xport_mode mode,
 	return DOCA_SUCCESS;
 }
 
-static void context_put(struct xport_context *c)
+static void context_put(struct context *c)
 {
-	struct xport_context **link;
+	struct context **link;
 
 	pthread_mutex_lock(&global.lock);
 	if (--c->users == 0) {
@@ -278,44 +262,23 @@ static void context_put(struct xport_context *c)
 static ucs_status_t am_handler(void *arg, const void *header, size_t header_length, void *data,
                                size_t length, const ucp_am_recv_param_t *param)
 {
-	struct xport_worker *w = arg;
+	struct ucx_worker *w = arg;
+	bool rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+	/* What UCX keeps for us past the callback if asked; xport_rx_hold copies the rest. */
+	bool keeps = rndv || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA);
 	struct xport_rx rx = {
-		.data = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) ? NULL : data,
+		.data = rndv ? NULL : data,
 		.len = length,
-		.rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0,
-		.persistent = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) != 0,
-		.desc = data,
+		.rndv = rndv,
+		.desc = keeps ? data : NULL,
 	};
 	bool hold = w->recv(w->recv_arg, header, header_length, &rx);
 
-	/* Kept by UCX for us only when UCX lets us (xport_rx_hold copied the rest). */
-	if (hold && (rx.rndv || rx.persistent))
-		return UCS_INPROGRESS;
-	return UCS_OK;
+	return hold && keeps ? UCS_INPROGRESS : UCS_OK;
 }
 
-bool xport_rx_hold(struct xport_rx *rx)
-{
-	if (rx->held)
-		return true;
-	if (!rx->rndv && !rx->persistent) {
-		/* UCX reuses these bytes when the callback returns: keep a copy
-		 * (none for an empty payload), which desc then names. */
-		void *copy = rx->len > 0 ? malloc(rx->len) : NULL;
-
-		if (rx->len > 0 && !copy)
-			return false;
-		if (copy)
-			memcpy(copy, rx->data, rx->len);
-		rx->data = copy;
-		rx->desc = copy;
-	}
-	rx->held = true;
-	return true;
-}
-
-doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
-                                 void *recv_arg, struct xport_worker **worker)
+static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *recv_arg,
+                                  struct xport_worker **worker)
 {
 	ucp_worker_params_t wparams = {
 		.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
@@ -331,14 +294,19 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 		 * message, callgrind); the few held ones are copied by us. */
 		.flags = UCP_AM_FLAG_WHOLE_MSG,
 	};
-	struct xport_worker *w;
+	struct ucx_worker *w;
 	ucp_address_t *address;
 	doca_error_t status;
+	enum mode mode;
 	ucs_status_t st;
 
+	status = mode_from_env(&mode);
+	if (status != DOCA_SUCCESS)
+		return status;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return DOCA_ERROR_NO_MEMORY;
+	atomic_init(&w->super.ops, &xport_ucx_ops);
 	status = context_get(ifname, mode, &w->ctx);
 	if (status != DOCA_SUCCESS) {
 		free(w);
@@ -367,7 +335,7 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 	ucp_worker_release_address(w->ucp, address);
 	if (!w->address)
 		goto fail_worker;
-	*worker = w;
+	*worker = &w->super;
 	return DOCA_SUCCESS;
 
 fail_worker:
@@ -379,10 +347,12 @@ fail_ctx:
 }
 
 /* UCX must not destroy a worker while endpoints are still closing. */
-void xport_worker_destroy(struct xport_worker *worker)
+static void worker_destroy(struct xport_worker *xw)
 {
+	struct ucx_worker *worker = to_worker(xw);
 	struct timespec start, now;
 
+	ucx_cm_close_all(worker);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (worker->closing > 0) {
 		ucp_worker_progress(worker->ucp);
@@ -399,82 +369,118 @@ void xport_worker_destroy(struct xport_worker *worker)
 	free(worker);
 }
 
-void xport_worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
+static void worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
 {
-	*addr = worker->address;
-	*len = worker->address_len;
+	*addr = to_worker(worker)->address;
+	*len = to_worker(worker)->address_len;
 }
 
-unsigned int xport_worker_progress(struct xport_worker *worker)
+static unsigned int worker_progress(struct xport_worker *worker)
 {
-	return ucp_worker_progress(worker->ucp);
+	return ucp_worker_progress(to_worker(worker)->ucp);
 }
 
-int xport_worker_fd(const struct xport_worker *worker)
+static bool worker_arm(struct xport_worker *worker)
 {
-	return worker->fd;
+	return ucp_worker_arm(to_worker(worker)->ucp) == UCS_OK;
 }
 
-bool xport_worker_arm(struct xport_worker *worker)
+/* The same while the worker listens or sets connections up (cm_ops). */
+static unsigned int worker_progress_cm(struct xport_worker *xw)
 {
-	return ucp_worker_arm(worker->ucp) == UCS_OK;
+	struct ucx_worker *worker = to_worker(xw);
+	unsigned int events = ucp_worker_progress(worker->ucp);
+
+	/* Set by UCX's async thread, which then also signals the fd. */
+	if (atomic_load_explicit(&worker->cm_ready, memory_order_relaxed))
+		events += ucx_cm_progress(worker);
+	return events;
+}
+
+static bool worker_arm_cm(struct xport_worker *worker)
+{
+	return !atomic_load(&to_worker(worker)->cm_ready) && worker_arm(worker);
+}
+
+static int worker_fd(const struct xport_worker *worker)
+{
+	return to_worker(worker)->fd;
 }
 
 static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 {
-	struct xport_ep *e = arg;
+	struct ucx_ep *e = arg;
 
 	(void)ep;
-	if (e->failed)
+	if (e->state == UCX_EP_FAILED)
 		return;
-	e->failed = true;
+	e->state = UCX_EP_FAILED;
 	SDOCA_DBG("transport endpoint %p failed: %s", (void *)e, ucs_status_string(status));
 	if (e->on_error)
 		e->on_error(e->arg, from_ucs(status));
 }
 
-doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size_t len,
-                             xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error, void *arg)
+{
+	struct ucx_ep *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->super.ops = &xport_ucx_ops;
+	e->worker = worker;
+	e->on_error = on_error;
+	e->arg = arg;
+	return e;
+}
+
+doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
 {
 	ucp_ep_params_t params = {
 		.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS |
 		              UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER,
 		.address = addr,
 		.err_mode = UCP_ERR_HANDLING_MODE_PEER,
+		.err_handler = { .cb = ep_error, .arg = e },
 	};
-	struct xport_ep *e;
 	doca_error_t status;
 	ucs_status_t st;
 
 	/* UCX reads the address without a length and trusts every byte. */
-	if ((status = xport_address_check(worker->address, worker->address_len, addr, len)) !=
-	    DOCA_SUCCESS)
+	status = xport_address_check(e->worker->address, e->worker->address_len, addr, len);
+	if (status != DOCA_SUCCESS)
 		return status;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return DOCA_ERROR_NO_MEMORY;
-	e->worker = worker;
-	e->on_error = on_error;
-	e->arg = arg;
-	params.err_handler.cb = ep_error;
-	params.err_handler.arg = e;
-	st = ucp_ep_create(worker->ucp, &params, &e->ucp);
-	if (st != UCS_OK) {
-		free(e);
+	st = ucp_ep_create(e->worker->ucp, &params, &e->ucp);
+	if (st != UCS_OK)
 		SDOCA_FAIL(
 		        st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED
 		                                  : DOCA_ERROR_CONNECTION_RESET,
 		        "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
 		        "same on both sides, and is the peer on this host for shm?)",
 		        ucs_status_string(st));
+	e->state = UCX_EP_READY;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t ep_create(struct xport_worker *worker, const void *addr, size_t len,
+                              xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+{
+	struct ucx_ep *e = ucx_ep_new(to_worker(worker), on_error, arg);
+	doca_error_t status;
+
+	if (!e)
+		return DOCA_ERROR_NO_MEMORY;
+	status = ucx_ep_connect(e, addr, len);
+	if (status != DOCA_SUCCESS) {
+		free(e);
+		return status;
 	}
-	*ep = e;
+	*ep = &e->super;
 	return DOCA_SUCCESS;
 }
 
 static void ep_closed(void *request, ucs_status_t status, void *user_data)
 {
-	struct xport_ep *ep = user_data;
+	struct ucx_ep *ep = user_data;
 
 	(void)status;
 	ucp_request_free(request);
@@ -482,18 +488,25 @@ static void ep_closed(void *request, ucs_status_t status, void *user_data)
 	free(ep);
 }
 
-void xport_ep_close(struct xport_ep *ep, bool force)
+static void ep_close(struct xport_ep *xep, bool force)
 {
+	struct ucx_ep *ep = to_ep(xep);
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
 		                UCP_OP_ATTR_FIELD_USER_DATA,
-		.flags = (force || ep->failed) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
+		.flags = (force || ep->state == UCX_EP_FAILED) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
 		.cb.send = ep_closed,
 		.user_data = ep,
 	};
 	void *request;
 
 	ep->on_error = NULL;
+	if (ep->conn)
+		ucx_cm_abandon(ep);
+	if (!ep->ucp) { /* a client that never connected */
+		free(ep);
+		return;
+	}
 	request = ucp_ep_close_nbx(ep->ucp, &param);
 	if (request == NULL || UCS_PTR_IS_ERR(request))
 		free(ep);
@@ -503,11 +516,8 @@ void xport_ep_close(struct xport_ep *ep, bool force)
 
 static void op_done(void *request, ucs_status_t status, void *user_data)
 {
-	struct xport_req *req = request;
-
 	(void)user_data;
-	if (req->done) /* NULL: abandoned */
-		req->done(req->arg, from_ucs(status));
+	xport_op_done(request, from_ucs(status));
 	ucp_request_free(request);
 }
 
@@ -521,7 +531,7 @@ static void recv_done(void *request, ucs_status_t status, size_t length, void *u
 static doca_error_t track(void *request, xport_done_fn done, void *arg, struct xport_op **op,
                           const char *what)
 {
-	struct xport_req *req = request;
+	struct xport_op *req = request;
 
 	if (op)
 		*op = NULL;
@@ -534,19 +544,15 @@ static doca_error_t track(void *request, xport_done_fn done, void *arg, struct x
 	req->done = done;
 	req->arg = arg;
 	if (op)
-		*op = (struct xport_op *)request;
+		*op = req;
 	return DOCA_ERROR_IN_PROGRESS;
 }
 
-void xport_op_abandon(struct xport_op *op)
+static doca_error_t ep_send(struct xport_ep *xep, const void *hdr, size_t hdr_len,
+                            const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                            void *arg, struct xport_op **op)
 {
-	((struct xport_req *)(void *)op)->done = NULL;
-}
-
-doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
-                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
-                        struct xport_op **op)
-{
+	struct ucx_ep *ep = to_ep(xep);
 	/* UCX reads only the fields op_attr_mask names: the rest stays unset
 	 * (zeroing the whole structure cost ~7 instructions per message). */
 	ucp_request_param_t param;
@@ -556,8 +562,9 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE;
 	param.cb.send = op_done;
 	param.datatype = ucp_dt_make_iov();
-	if (ep->failed)
-		return DOCA_ERROR_CONNECTION_RESET;
+	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
+		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
+		                                  : DOCA_ERROR_NOT_CONNECTED;
 	if (iovcnt == 1) { /* contiguous: UCX has more protocols for it */
 		param.datatype = ucp_dt_make_contig(1);
 		buffer = iov[0].base;
@@ -571,13 +578,15 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	             done, arg, op, "send");
 }
 
-doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
+static doca_error_t ep_send_now(struct xport_ep *xep, const void *hdr, size_t hdr_len)
 {
+	struct ucx_ep *ep = to_ep(xep);
 	ucp_request_param_t param;
 	ucs_status_ptr_t request;
 
-	if (ep->failed)
-		return DOCA_ERROR_CONNECTION_RESET;
+	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
+		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
+		                                  : DOCA_ERROR_NOT_CONNECTED;
 	param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_DATATYPE;
 	param.datatype = ucp_dt_make_contig(1);
 	request = ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, NULL, 0, &param);
@@ -592,40 +601,19 @@ doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len
 	return from_ucs(UCS_PTR_STATUS(request));
 }
 
-static void copy_to_iov(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
+/* A rendezvous payload (xport_rx_receive copies eager ones). */
+static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
+                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                               void *arg, struct xport_op **op)
 {
-	if (iovcnt == 1) { /* the common small write: iov[0] is exactly len bytes */
-		memcpy(iov[0].base, src, len);
-		return;
-	}
-	for (size_t i = 0; i < iovcnt && len > 0; i++) {
-		size_t n = iov[i].len < len ? iov[i].len : len;
-
-		memcpy(iov[i].base, src, n);
-		src += n;
-		len -= n;
-	}
-}
-
-doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
-                              const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-                              void *arg, struct xport_op **op)
-{
-	void *buffer = (void *)iov;
-	size_t count = iovcnt;
-	void *desc = rx->desc;
-
-	if (op)
-		*op = NULL;
-	if (!rx->rndv) {
-		xport_rx_copy(worker, rx, iov, iovcnt);
-		return DOCA_SUCCESS;
-	}
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
 		.cb.recv_am = recv_done,
 		.datatype = ucp_dt_make_iov(),
 	};
+	void *buffer = (void *)iov;
+	size_t count = iovcnt;
+	void *desc = rx->desc;
 
 	if (iovcnt == 1) {
 		param.datatype = ucp_dt_make_contig(1);
@@ -633,31 +621,43 @@ doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 		count = iov[0].len;
 	}
 	rx->desc = NULL;
-	return track(ucp_am_recv_data_nbx(worker->ucp, desc, buffer, count, &param), done, arg, op,
-	             "receive");
+	return track(ucp_am_recv_data_nbx(to_worker(worker)->ucp, desc, buffer, count, &param),
+	             done, arg, op, "receive");
 }
 
-void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
-                   size_t iovcnt)
+/* A rendezvous payload nobody receives costs nothing: UCX tells its sender it
+ * is done when the descriptor kept for later is released. Not received into
+ * a sink: a receive leaves a request that a closing endpoint asserts on. */
+static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
-	copy_to_iov(rx->data, rx->len, iov, iovcnt);
-	if (rx->held) /* else UCX releases it when the callback returns */
-		xport_rx_release(worker, rx);
-	rx->desc = NULL;
+	ucp_am_data_release(to_worker(worker)->ucp, rx->desc);
 }
 
-void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
+#define UCX_OPS                                                                                    \
+	.name = "ucx", .worker_create = worker_create, .worker_destroy = worker_destroy,           \
+	.worker_address = worker_address, .worker_fd = worker_fd, .ep_create = ep_create,          \
+	.ep_close = ep_close, .send = ep_send, .send_now = ep_send_now, .rx_receive = rx_receive,  \
+	.rx_release = rx_release, .listen = ucx_cm_listen, .listener_port = ucx_cm_listener_port,  \
+	.listener_close = ucx_cm_listener_close, .accept = ucx_cm_accept, .reject = ucx_cm_reject, \
+	.connect = ucx_cm_connect
+
+const struct xport_ops xport_ucx_ops = {
+	UCX_OPS,
+	.worker_progress = worker_progress,
+	.worker_arm = worker_arm,
+};
+
+/* A worker's ops while it has sockets of connection set-up: progress looks
+ * at them too. Other workers' progress pays nothing for them. */
+static const struct xport_ops cm_ops = {
+	UCX_OPS,
+	.worker_progress = worker_progress_cm,
+	.worker_arm = worker_arm_cm,
+};
+
+void ucx_cm_active(struct ucx_worker *worker)
 {
-	/* A rendezvous payload nobody receives costs nothing: UCX tells its
-	 * sender it is done when the callback returns without receiving it, or
-	 * when the descriptor kept for later is released. Not received into a
-	 * sink: a receive leaves a request that a closing endpoint asserts on. */
-	if (rx->desc && rx->held) {
-		if (rx->rndv || rx->persistent)
-			ucp_am_data_release(worker->ucp, rx->desc);
-		else
-			free(rx->desc); /* xport_rx_hold's copy */
-	}
-	/* Not held: UCX releases (or refuses) it when the callback returns. */
-	rx->desc = NULL;
+	atomic_store_explicit(&worker->super.ops,
+	                      worker->listeners || worker->conns ? &cm_ops : &xport_ucx_ops,
+	                      memory_order_relaxed);
 }

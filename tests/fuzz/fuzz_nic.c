@@ -2,7 +2,7 @@
  * Fuzz target: what the soft NIC does with the messages a peer sends - the
  * responder's checks and execution, the completer's matching of answers,
  * ACKs, requests out of turn - over the in-process fake transport
- * (tests/unit/fake_transport.c, no UCX).
+ * (tests/unit/fake_transport.c).
  *
  * Input: messages, each [flags u8][header length u8][payload length u16 le]
  * [header][payload], handed to the target's worker as if its peer had sent
@@ -112,6 +112,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	xport_set_ops_for_tests(&fake_xport_ops);
 	dev = fuzz_open_dev(); /* any: the fake transport needs no network */
 	return 0;
 }

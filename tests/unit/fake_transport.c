@@ -1,66 +1,103 @@
 /*
- * softdoca tests: an in-process stand-in for the UCX transport (the whole of
- * transport/xport.h), so that the soft NIC's protocol can be driven message
- * by message. Messages between the workers of this process are queued and
+ * softdoca tests: an in-process instance of the transport (fake_xport_ops,
+ * installed with xport_set_ops_for_tests), so that the soft NIC's protocol
+ * can be driven message by message. Messages between the workers of this process are queued and
  * handed over at the receiver's next progress; a test can have the next two
  * messages to a worker handed over in the opposite order, as UCX may under
  * load. Payloads are eager unless a test makes large ones travel by
  * rendezvous: then their receive lands at the receiver's next progress.
+ * Listeners are a table of (family, port); a connection request reaches the
+ * listener's worker at its next progress, and its answer the client's.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include "core/compiler.h"
 #include "transport/xport.h"
 #include "unit/fake_transport.h"
 
 struct fake_msg {
 	struct fake_msg *next;
+	bool taken; /* a rendezvous payload a receive took over */
 	size_t hdr_len;
 	size_t len;
 	uint8_t *data; /* the payload, after the header in the same allocation */
 	uint8_t hdr[];
 };
 
-/* A rendezvous receive in flight (an xport_op). */
+/* A rendezvous receive in flight. */
 struct fake_op {
+	struct xport_op super;
 	struct fake_op *next;
 	struct fake_msg *msg; /* the payload */
 	struct xport_iov iov[16];
 	size_t iovcnt;
-	xport_done_fn done; /* NULL once abandoned */
-	void *arg;
 };
 
-struct xport_worker {
+struct fake_worker {
+	struct xport_worker super;
 	uint64_t id; /* its address */
 	unsigned int index;
 	xport_recv_fn recv;
 	void *recv_arg;
 	struct fake_msg *head, *tail;
-	struct fake_op *ops; /* receives that land at the next progress (owner's lock) */
+	struct fake_op *landing; /* receives that land at the next progress (owner's lock) */
 	int fd;
 	bool armed;
-	struct xport_worker *next;
+	struct fake_ep *eps; /* to report their failures */
+	struct fake_worker *next;
 };
 
-struct xport_ep {
+struct fake_ep {
+	struct xport_ep super;
+	struct fake_worker *worker;
 	uint64_t peer;
+	xport_ep_error_fn on_error;
+	xport_done_fn connected; /* a client's, until it ran */
+	void *arg;
+	bool connecting;     /* a client whose request is not answered yet */
+	bool news;           /* status to report at the next progress */
+	doca_error_t status; /* a client's outcome, or the failure */
+	bool failed;
+	struct fake_ep *next;
+};
+
+struct fake_request {
+	struct xport_conn_request super;
+	struct fake_listener *listener;
+	struct fake_ep *client; /* NULL once it closed */
+	bool delivered;
+	struct fake_request *next;
+};
+
+struct fake_listener {
+	struct xport_listener super;
+	struct fake_worker *worker;
+	int family;
+	uint16_t port;
+	xport_conn_request_fn on_request;
+	void *arg;
+	struct fake_request *requests; /* not answered yet */
+	struct fake_listener *next;
 };
 
 /* Workers and their queues: senders and receivers run on different threads
  * (the application's, the service threads). */
 static struct {
 	pthread_mutex_t lock;
-	struct xport_worker *workers;
+	struct fake_worker *workers;
 	unsigned int created;
 	int swap_to;           /* the worker whose next two messages swap, or -1 */
 	struct fake_msg *held; /* the first of them, until the second came */
 	size_t rndv_from;      /* payloads this large travel by rendezvous (0: none) */
-} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0 };
+	struct fake_listener *listeners;
+	uint16_t next_port; /* for port 0 */
+} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0, NULL, 40000 };
 
 void fake_xport_rndv_from(size_t bytes)
 {
@@ -97,23 +134,23 @@ bool fake_xport_swapped(void)
 	return done;
 }
 
-static struct xport_worker *find(uint64_t id)
+static struct fake_worker *to_worker(const struct xport_worker *w)
 {
-	struct xport_worker *w = fake.workers;
+	return sdoca_container_of(w, struct fake_worker, super);
+}
+
+static struct fake_worker *find(uint64_t id)
+{
+	struct fake_worker *w = fake.workers;
 
 	while (w && w->id != id)
 		w = w->next;
 	return w;
 }
 
-static void enqueue(struct xport_worker *w, struct fake_msg *m)
+/* Something arrived for w (fake.lock held). */
+static void wake(struct fake_worker *w)
 {
-	m->next = NULL;
-	if (w->tail)
-		w->tail->next = m;
-	else
-		w->head = m;
-	w->tail = m;
 	if (w->armed) {
 		uint64_t one = 1;
 
@@ -123,21 +160,60 @@ static void enqueue(struct xport_worker *w, struct fake_msg *m)
 	}
 }
 
-doca_error_t xport_mode_from_env(enum xport_mode *mode)
+static void enqueue(struct fake_worker *w, struct fake_msg *m)
 {
-	*mode = XPORT_AUTO;
-	return DOCA_SUCCESS;
+	m->next = NULL;
+	if (w->tail)
+		w->tail->next = m;
+	else
+		w->head = m;
+	w->tail = m;
+	wake(w);
 }
 
-doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport_recv_fn recv,
-                                 void *recv_arg, struct xport_worker **worker)
+/* A client's outcome, or a connection's failure (fake.lock held): reported
+ * at its worker's next progress. */
+static void tell_ep(struct fake_ep *e, doca_error_t status)
 {
-	struct xport_worker *w = calloc(1, sizeof(*w));
+	if (e->failed)
+		return;
+	e->failed = status != DOCA_SUCCESS;
+	e->status = status;
+	e->news = true;
+	wake(e->worker);
+}
+
+static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_error_fn on_error,
+                              void *arg)
+{
+	struct fake_ep *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->super.ops = &fake_xport_ops;
+	e->worker = w;
+	e->peer = peer;
+	e->on_error = on_error;
+	e->arg = arg;
+	return e;
+}
+
+/* Lists e with its worker (fake.lock held). */
+static void add_ep(struct fake_ep *e)
+{
+	e->next = e->worker->eps;
+	e->worker->eps = e;
+}
+
+static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *recv_arg,
+                                  struct xport_worker **worker)
+{
+	struct fake_worker *w = calloc(1, sizeof(*w));
 
 	(void)ifname;
-	(void)mode;
 	if (!w)
 		return DOCA_ERROR_NO_MEMORY;
+	atomic_init(&w->super.ops, &fake_xport_ops);
 	w->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (w->fd < 0) {
 		free(w);
@@ -151,13 +227,13 @@ doca_error_t xport_worker_create(const char *ifname, enum xport_mode mode, xport
 	w->next = fake.workers;
 	fake.workers = w;
 	pthread_mutex_unlock(&fake.lock);
-	*worker = w;
+	*worker = &w->super;
 	return DOCA_SUCCESS;
 }
 
-void xport_worker_destroy(struct xport_worker *worker)
+static void worker_destroy(struct xport_worker *xw)
 {
-	struct xport_worker **link;
+	struct fake_worker *worker = to_worker(xw), **link;
 
 	pthread_mutex_lock(&fake.lock);
 	for (link = &fake.workers; *link != worker; link = &(*link)->next)
@@ -170,10 +246,10 @@ void xport_worker_destroy(struct xport_worker *worker)
 		worker->head = m->next;
 		free(m);
 	}
-	while (worker->ops) {
-		struct fake_op *o = worker->ops;
+	while (worker->landing) {
+		struct fake_op *o = worker->landing;
 
-		worker->ops = o->next;
+		worker->landing = o->next;
 		free(o->msg);
 		free(o);
 	}
@@ -181,38 +257,93 @@ void xport_worker_destroy(struct xport_worker *worker)
 	free(worker);
 }
 
-void xport_worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
+/* Hands over connection requests that arrived for w's listeners. */
+static unsigned int deliver_requests(struct fake_worker *w)
 {
-	*addr = &worker->id;
-	*len = sizeof(worker->id);
-}
+	unsigned int events = 0;
 
-/* Scatters len bytes from src over iov. */
-static void copy_out(const uint8_t *src, size_t len, const struct xport_iov *iov, size_t iovcnt)
-{
-	for (size_t i = 0; i < iovcnt && len > 0; i++) {
-		size_t n = iov[i].len < len ? iov[i].len : len;
+	for (;;) {
+		struct fake_request *r = NULL;
 
-		memcpy(iov[i].base, src, n);
-		src += n;
-		len -= n;
+		pthread_mutex_lock(&fake.lock);
+		for (struct fake_listener *l = fake.listeners; l && !r; l = l->next)
+			for (r = l->worker == w ? l->requests : NULL; r && r->delivered;
+			     r = r->next)
+				;
+		if (r)
+			r->delivered = true;
+		pthread_mutex_unlock(&fake.lock);
+		if (!r)
+			return events;
+		r->listener->on_request(r->listener->arg, &r->super);
+		events++;
 	}
 }
 
-/* The rendezvous receives started before this progress land now. */
-static unsigned int land_receives(struct xport_worker *worker)
+/* Reports clients' outcomes and endpoints' failures. */
+static unsigned int deliver_news(struct fake_worker *w)
 {
-	struct fake_op *o = worker->ops;
 	unsigned int events = 0;
 
-	worker->ops = NULL;
+	for (;;) {
+		xport_done_fn connected = NULL;
+		struct fake_ep *e;
+
+		pthread_mutex_lock(&fake.lock);
+		for (e = w->eps; e && !e->news; e = e->next)
+			;
+		if (e) {
+			e->news = false;
+			if (e->connecting) {
+				e->connecting = false;
+				connected = e->connected;
+			}
+		}
+		pthread_mutex_unlock(&fake.lock);
+		if (!e)
+			return events;
+		if (connected)
+			connected(e->arg, e->status);
+		else if (e->on_error)
+			e->on_error(e->arg, e->status);
+		events++;
+	}
+}
+
+/* Whether w has something to hand over (fake.lock held). */
+static bool has_events(const struct fake_worker *w)
+{
+	if (w->head)
+		return true;
+	for (const struct fake_ep *e = w->eps; e; e = e->next)
+		if (e->news)
+			return true;
+	for (const struct fake_listener *l = fake.listeners; l; l = l->next)
+		for (const struct fake_request *r = l->requests; r && l->worker == w; r = r->next)
+			if (!r->delivered)
+				return true;
+	return false;
+}
+
+static void worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
+{
+	*addr = &to_worker(worker)->id;
+	*len = sizeof(to_worker(worker)->id);
+}
+
+/* The rendezvous receives started before this progress land now. */
+static unsigned int land_receives(struct fake_worker *worker)
+{
+	struct fake_op *o = worker->landing;
+	unsigned int events = 0;
+
+	worker->landing = NULL;
 	while (o) {
 		struct fake_op *next = o->next;
 
-		if (o->done) {
-			copy_out(o->msg->data, o->msg->len, o->iov, o->iovcnt);
-			o->done(o->arg, DOCA_SUCCESS);
-		}
+		if (o->super.done)
+			xport_copy_to_iov(o->msg->data, o->msg->len, o->iov, o->iovcnt);
+		xport_op_done(&o->super, DOCA_SUCCESS);
 		free(o->msg);
 		free(o);
 		o = next;
@@ -221,13 +352,17 @@ static unsigned int land_receives(struct xport_worker *worker)
 	return events;
 }
 
-unsigned int xport_worker_progress(struct xport_worker *worker)
+static unsigned int worker_progress(struct xport_worker *xw)
 {
+	struct fake_worker *worker = to_worker(xw);
 	unsigned int events = land_receives(worker);
 
+	events += deliver_requests(worker);
+	events += deliver_news(worker);
 	for (;;) {
 		struct fake_msg *m;
 		struct xport_rx rx = { 0 };
+		bool kept;
 
 		pthread_mutex_lock(&fake.lock);
 		m = worker->head;
@@ -245,25 +380,28 @@ unsigned int xport_worker_progress(struct xport_worker *worker)
 			rx.desc = m; /* the payload stays here until received or released */
 		else
 			rx.data = m->data;
-		(void)worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
-		if (!rx.rndv)
-			free(m); /* a kept rx holds its own copy (xport_rx_hold) */
+		kept = worker->recv(worker->recv_arg, m->hdr, m->hdr_len, &rx);
+		/* A kept eager rx holds its own copy (xport_rx_hold); a rendezvous
+		 * one not kept nor received is dropped, as UCX drops it. */
+		if (!rx.rndv || (!kept && !m->taken))
+			free(m);
 		events++;
 	}
 }
 
-int xport_worker_fd(const struct xport_worker *worker)
+static int worker_fd(const struct xport_worker *worker)
 {
-	return worker->fd;
+	return to_worker(worker)->fd;
 }
 
-bool xport_worker_arm(struct xport_worker *worker)
+static bool worker_arm(struct xport_worker *xw)
 {
+	struct fake_worker *worker = to_worker(xw);
 	uint64_t count;
 	bool armed;
 
 	pthread_mutex_lock(&fake.lock);
-	armed = worker->head == NULL;
+	armed = !has_events(worker);
 	worker->armed = armed;
 	if (armed && read(worker->fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		abort();
@@ -271,30 +409,40 @@ bool xport_worker_arm(struct xport_worker *worker)
 	return armed;
 }
 
-doca_error_t xport_ep_create(struct xport_worker *worker, const void *addr, size_t len,
-                             xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+static doca_error_t ep_create(struct xport_worker *worker, const void *addr, size_t len,
+                              xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
 {
-	struct xport_ep *e;
+	struct fake_ep *e;
 	uint64_t id;
 
-	(void)worker;
-	(void)on_error;
-	(void)arg;
 	if (len != sizeof(id))
 		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(&id, addr, sizeof(id));
-	e = malloc(sizeof(*e));
+	e = new_ep(to_worker(worker), id, on_error, arg);
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
-	e->peer = id;
-	*ep = e;
+	pthread_mutex_lock(&fake.lock);
+	add_ep(e);
+	pthread_mutex_unlock(&fake.lock);
+	*ep = &e->super;
 	return DOCA_SUCCESS;
 }
 
-void xport_ep_close(struct xport_ep *ep, bool force)
+static void ep_close(struct xport_ep *ep, bool force)
 {
+	struct fake_ep *e = sdoca_container_of(ep, struct fake_ep, super), **link;
+
 	(void)force;
-	free(ep);
+	pthread_mutex_lock(&fake.lock);
+	for (link = &e->worker->eps; *link != e; link = &(*link)->next)
+		;
+	*link = e->next;
+	for (struct fake_listener *l = fake.listeners; l; l = l->next)
+		for (struct fake_request *r = l->requests; r; r = r->next)
+			if (r->client == e)
+				r->client = NULL;
+	pthread_mutex_unlock(&fake.lock);
+	free(e);
 }
 
 static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xport_iov *iov,
@@ -309,6 +457,7 @@ static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xp
 	if (!m)
 		return NULL;
 	memcpy(m->hdr, hdr, hdr_len);
+	m->taken = false;
 	m->hdr_len = hdr_len;
 	m->data = m->hdr + hdr_len;
 	m->len = len;
@@ -324,7 +473,7 @@ bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_le
 {
 	struct xport_iov iov = { (void *)(uintptr_t)payload, len };
 	struct fake_msg *m = new_msg(hdr, hdr_len, &iov, len ? 1 : 0);
-	struct xport_worker *to;
+	struct fake_worker *to;
 
 	if (!m)
 		return false;
@@ -339,11 +488,12 @@ bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_le
 	return to != NULL;
 }
 
-doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
-                        const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
-                        struct xport_op **op)
+static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
+                            const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                            void *arg, struct xport_op **op)
 {
-	struct xport_worker *to;
+	struct fake_ep *e = sdoca_container_of(ep, struct fake_ep, super);
+	struct fake_worker *to;
 	struct fake_msg *m;
 
 	(void)done;
@@ -354,7 +504,12 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	if (!m)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&fake.lock);
-	to = find(ep->peer);
+	if (e->connecting) {
+		pthread_mutex_unlock(&fake.lock);
+		free(m);
+		return DOCA_ERROR_NOT_CONNECTED;
+	}
+	to = e->failed ? NULL : find(e->peer);
 	if (!to) {
 		pthread_mutex_unlock(&fake.lock);
 		free(m);
@@ -374,80 +529,219 @@ doca_error_t xport_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
 	return DOCA_SUCCESS;
 }
 
-doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
+static doca_error_t ep_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
 {
-	return xport_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
+	return ep_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
 }
 
-bool xport_rx_hold(struct xport_rx *rx)
-{
-	void *copy;
-
-	if (rx->held)
-		return true;
-	if (rx->rndv) { /* the payload waits in its message */
-		rx->held = true;
-		return true;
-	}
-	copy = rx->len ? malloc(rx->len) : NULL;
-	if (rx->len && !copy)
-		return false;
-	if (copy)
-		memcpy(copy, rx->data, rx->len);
-	rx->data = copy;
-	rx->desc = copy;
-	rx->held = true;
-	return true;
-}
-
-void xport_rx_copy(struct xport_worker *worker, struct xport_rx *rx, const struct xport_iov *iov,
-                   size_t iovcnt)
-{
-	copy_out(rx->data, rx->len, iov, iovcnt);
-	xport_rx_release(worker, rx);
-}
-
-doca_error_t xport_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
-                              const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-                              void *arg, struct xport_op **op)
+static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
+                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                               void *arg, struct xport_op **op)
 {
 	struct fake_op *o;
 
 	if (op)
 		*op = NULL;
-	if (!rx->rndv) {
-		xport_rx_copy(worker, rx, iov, iovcnt);
-		return DOCA_SUCCESS;
-	}
 	o = calloc(1, sizeof(*o));
-	if (!o || iovcnt > 16) {
+	if (!o || iovcnt > SDOCA_ARRAY_SIZE(o->iov)) {
 		free(o);
 		xport_rx_release(worker, rx);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	o->msg = rx->desc;
+	o->msg->taken = true;
 	memcpy(o->iov, iov, iovcnt * sizeof(*iov));
 	o->iovcnt = iovcnt;
-	o->done = done;
-	o->arg = arg;
-	o->next = worker->ops;
-	worker->ops = o;
+	o->super.done = done;
+	o->super.arg = arg;
+	o->next = to_worker(worker)->landing;
+	to_worker(worker)->landing = o;
 	rx->desc = NULL;
 	if (op)
-		*op = (struct xport_op *)o;
+		*op = &o->super;
 	return DOCA_ERROR_IN_PROGRESS;
 }
 
-void xport_op_abandon(struct xport_op *op)
-{
-	/* A send completes at once (no op); a receive lands with nobody told. */
-	((struct fake_op *)(void *)op)->done = NULL;
-}
-
-void xport_rx_release(struct xport_worker *worker, struct xport_rx *rx)
+/* A held rendezvous payload: the message it waits in. */
+static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
 	(void)worker;
-	if (rx->held || rx->rndv) /* our copy, or the message the payload waits in */
-		free(rx->desc);
-	rx->desc = NULL;
+	free(rx->desc);
 }
+
+static struct fake_listener *to_listener(const struct xport_listener *l)
+{
+	return sdoca_container_of(l, struct fake_listener, super);
+}
+
+static struct fake_listener *find_listener(int family, uint16_t port)
+{
+	struct fake_listener *l = fake.listeners;
+
+	while (l && (l->family != family || l->port != port))
+		l = l->next;
+	return l;
+}
+
+static doca_error_t listen_on(struct xport_worker *worker, const struct sockaddr *addr,
+                              size_t addr_len, xport_conn_request_fn on_request, void *arg,
+                              struct xport_listener **listener)
+{
+	struct fake_listener *l;
+	uint16_t port = xport_sockaddr_port(addr);
+
+	(void)addr_len;
+	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
+		return DOCA_ERROR_INVALID_VALUE;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return DOCA_ERROR_NO_MEMORY;
+	l->super.ops = &fake_xport_ops;
+	l->worker = to_worker(worker);
+	l->family = addr->sa_family;
+	l->on_request = on_request;
+	l->arg = arg;
+	pthread_mutex_lock(&fake.lock);
+	while (port == 0 && find_listener(l->family, fake.next_port))
+		fake.next_port++;
+	l->port = port ? port : fake.next_port++;
+	if (find_listener(l->family, l->port)) {
+		pthread_mutex_unlock(&fake.lock);
+		free(l);
+		return DOCA_ERROR_IN_USE;
+	}
+	l->next = fake.listeners;
+	fake.listeners = l;
+	pthread_mutex_unlock(&fake.lock);
+	*listener = &l->super;
+	return DOCA_SUCCESS;
+}
+
+static uint16_t listener_port(const struct xport_listener *listener)
+{
+	return to_listener(listener)->port;
+}
+
+/* Takes r off its listener (fake.lock held). */
+static void unlink_request(struct fake_request *r)
+{
+	struct fake_request **link = &r->listener->requests;
+
+	while (*link != r)
+		link = &(*link)->next;
+	*link = r->next;
+}
+
+static void reject_request(struct xport_conn_request *request)
+{
+	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
+
+	pthread_mutex_lock(&fake.lock);
+	unlink_request(r);
+	if (r->client)
+		tell_ep(r->client, DOCA_ERROR_CONNECTION_RESET);
+	pthread_mutex_unlock(&fake.lock);
+	free(r);
+}
+
+static void listener_close(struct xport_listener *listener)
+{
+	struct fake_listener *l = to_listener(listener), **link;
+
+	while (l->requests)
+		reject_request(&l->requests->super);
+	pthread_mutex_lock(&fake.lock);
+	for (link = &fake.listeners; *link != l; link = &(*link)->next)
+		;
+	*link = l->next;
+	pthread_mutex_unlock(&fake.lock);
+	free(l);
+}
+
+static doca_error_t accept_request(struct xport_conn_request *request, xport_ep_error_fn on_error,
+                                   void *arg, struct xport_ep **ep)
+{
+	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
+	struct fake_worker *w = r->listener->worker;
+	struct fake_ep *e = NULL, *client;
+	doca_error_t status = DOCA_SUCCESS;
+
+	pthread_mutex_lock(&fake.lock);
+	unlink_request(r);
+	client = r->client;
+	if (!client)
+		status = DOCA_ERROR_CONNECTION_RESET; /* it gave up already */
+	else if (!(e = new_ep(w, client->worker->id, on_error, arg)))
+		status = DOCA_ERROR_NO_MEMORY;
+	if (status == DOCA_SUCCESS) {
+		add_ep(e);
+		tell_ep(client, DOCA_SUCCESS);
+		*ep = &e->super;
+	} else if (client) {
+		tell_ep(client, DOCA_ERROR_CONNECTION_RESET);
+	}
+	pthread_mutex_unlock(&fake.lock);
+	free(r);
+	return status;
+}
+
+static doca_error_t connect_to(struct xport_worker *worker, const struct sockaddr *addr,
+                               size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
+                               void *arg, struct xport_ep **ep)
+{
+	struct fake_ep *e = new_ep(to_worker(worker), 0, on_error, arg);
+	struct fake_request *r = calloc(1, sizeof(*r));
+	struct fake_listener *l;
+
+	(void)addr_len;
+	if (!e || !r) {
+		free(e);
+		free(r);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	r->super.ops = &fake_xport_ops;
+	r->client = e;
+	e->connecting = true;
+	e->connected = connected;
+	pthread_mutex_lock(&fake.lock);
+	add_ep(e);
+	l = find_listener(addr->sa_family, xport_sockaddr_port(addr));
+	if (l) {
+		e->peer = l->worker->id;
+		struct fake_request **link = &l->requests;
+
+		while (*link) /* in the order they came */
+			link = &(*link)->next;
+		r->listener = l;
+		*link = r;
+		wake(l->worker);
+	} else {
+		tell_ep(e, DOCA_ERROR_CONNECTION_RESET); /* nobody listens: refused */
+		free(r);
+	}
+	pthread_mutex_unlock(&fake.lock);
+	*ep = &e->super;
+	return DOCA_SUCCESS;
+}
+
+const struct xport_ops fake_xport_ops = {
+	.name = "fake",
+	.worker_create = worker_create,
+	.worker_destroy = worker_destroy,
+	.worker_address = worker_address,
+	.worker_progress = worker_progress,
+	.worker_fd = worker_fd,
+	.worker_arm = worker_arm,
+	.ep_create = ep_create,
+	.ep_close = ep_close,
+	.send = ep_send,
+	.send_now = ep_send_now,
+	.rx_receive = rx_receive,
+	.rx_release = rx_release,
+	.listen = listen_on,
+	.listener_port = listener_port,
+	.listener_close = listener_close,
+	.accept = accept_request,
+	.reject = reject_request,
+	.connect = connect_to,
+};

@@ -1,11 +1,17 @@
 /*
- * softdoca tests: the in-process transport of fake_transport.c.
+ * softdoca tests: the in-process transport instance of fake_transport.c and
+ * the knobs tests turn on it.
  */
 #ifndef SDOCA_TESTS_FAKE_TRANSPORT_H_
 #define SDOCA_TESTS_FAKE_TRANSPORT_H_
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "transport/xport.h"
+
+/* Install with xport_set_ops_for_tests(&fake_xport_ops) before any worker. */
+extern const struct xport_ops fake_xport_ops;
 
 /* The next two messages to the worker created index-th (from 0) are handed
  * over in the opposite order. */

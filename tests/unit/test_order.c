@@ -549,5 +549,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(nak_waits_for_landing, setup, teardown),
 	};
 
+	xport_set_ops_for_tests(&fake_xport_ops);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

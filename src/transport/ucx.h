@@ -1,0 +1,94 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * The UCX instance's objects, shared by ucx.c (workers, endpoints, data) and
+ * ucx_cm.c (connection set-up through a listening socket).
+ */
+#ifndef SDOCA_TRANSPORT_UCX_H_
+#define SDOCA_TRANSPORT_UCX_H_
+
+#include <stdatomic.h>
+
+#include <ucp/api/ucp.h>
+
+#include "core/compiler.h"
+#include "transport/xport.h"
+
+struct context;
+struct ucx_cm_conn;
+struct ucx_cm_listener;
+
+struct ucx_worker {
+	struct xport_worker super;
+	struct context *ctx;
+	ucp_worker_h ucp;
+	int fd;
+	void *address;
+	size_t address_len;
+	xport_recv_fn recv;
+	void *recv_arg;
+	unsigned int closing; /* endpoints whose close has not completed */
+	/* Connection set-up (ucx_cm.c): set by UCX's async thread when one of
+	 * the sockets below is ready, read by the worker's progress (while there
+	 * are any: see ucx_cm_active). */
+	atomic_bool cm_ready;
+	struct ucx_cm_listener *listeners;
+	struct ucx_cm_conn *conns; /* handshakes in progress */
+};
+
+enum ucx_ep_state {
+	UCX_EP_READY,
+	UCX_EP_CONNECTING, /* a client waiting for the server's answer */
+	UCX_EP_FAILED,
+};
+
+struct ucx_ep {
+	struct xport_ep super;
+	struct ucx_worker *worker;
+	ucp_ep_h ucp; /* NULL while connecting */
+	xport_ep_error_fn on_error;
+	xport_done_fn connected; /* a client's: the handshake's outcome */
+	void *arg;
+	enum ucx_ep_state state;
+	struct ucx_cm_conn *conn; /* a client's handshake while connecting */
+};
+
+static inline struct ucx_worker *to_worker(const struct xport_worker *w)
+{
+	return sdoca_container_of(w, struct ucx_worker, super);
+}
+
+static inline struct ucx_ep *to_ep(const struct xport_ep *ep)
+{
+	return sdoca_container_of(ep, struct ucx_ep, super);
+}
+
+/* ucx.c: an endpoint not yet connected to anything. */
+struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error, void *arg);
+/* ucx.c: connects e to a peer's worker address (checked first). */
+doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len);
+
+/* ucx.c: the worker's ops after its listeners or handshakes changed. */
+void ucx_cm_active(struct ucx_worker *worker);
+
+/* ucx_cm.c: the listener operations of xport_ucx_ops. */
+doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *addr,
+                           size_t addr_len, xport_conn_request_fn on_request, void *arg,
+                           struct xport_listener **listener);
+uint16_t ucx_cm_listener_port(const struct xport_listener *listener);
+void ucx_cm_listener_close(struct xport_listener *listener);
+doca_error_t ucx_cm_accept(struct xport_conn_request *request, xport_ep_error_fn on_error,
+                           void *arg, struct xport_ep **ep);
+void ucx_cm_reject(struct xport_conn_request *request);
+doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *addr,
+                            size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
+                            void *arg, struct xport_ep **ep);
+/* Moves the handshakes whose sockets are ready on; returns the events. */
+unsigned int ucx_cm_progress(struct ucx_worker *worker);
+/* A client endpoint closed while connecting: its handshake ends. */
+void ucx_cm_abandon(struct ucx_ep *e);
+/* Before the worker goes: no socket may stay watched (a caller's mistake). */
+void ucx_cm_close_all(struct ucx_worker *worker);
+
+#endif /* SDOCA_TRANSPORT_UCX_H_ */
