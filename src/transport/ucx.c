@@ -177,8 +177,8 @@ static void configure_globals(void)
 	if (!getenv("UCX_LOG_LEVEL"))
 		ucs_global_opts.log_component.log_level = UCS_LOG_LEVEL_ERROR;
 	/* A memory-domain setting: ucp_config_modify() refuses it, and UCX reads
-	 * it from the environment at ucp_init(). Measured side by side (bench/):
-	 * 1 MiB writes and reads over shm 11 -> 15-21 GB/s. The user's value wins. */
+	 * it from the environment at ucp_init(). Large shm transfers go much
+	 * faster with it (bench/RESULTS.md). The user's value wins. */
 	setenv("UCX_CMA_MEMORY_INVALIDATE", "y", 0);
 }
 
@@ -290,8 +290,8 @@ static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *
 		.id = XPORT_AM_ID,
 		.cb = am_handler,
 		/* Not UCP_AM_FLAG_PERSISTENT_DATA: on shared memory UCX then copies
-		 * every eager message into a descriptor (~100 instructions per
-		 * message, callgrind); the few held ones are copied by us. */
+		 * every eager message into a descriptor; the few held ones are
+		 * copied by us. */
 		.flags = UCP_AM_FLAG_WHOLE_MSG,
 	};
 	struct ucx_worker *w;
@@ -553,8 +553,8 @@ static doca_error_t ep_send(struct xport_ep *xep, const void *hdr, size_t hdr_le
                             void *arg, struct xport_op **op)
 {
 	struct ucx_ep *ep = to_ep(xep);
-	/* UCX reads only the fields op_attr_mask names: the rest stays unset
-	 * (zeroing the whole structure cost ~7 instructions per message). */
+	/* UCX reads only the fields op_attr_mask names: the rest stays unset,
+	 * not zeroed on every message. */
 	ucp_request_param_t param;
 	const void *buffer = iov;
 	size_t count = iovcnt;
