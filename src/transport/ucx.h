@@ -48,7 +48,7 @@ struct ucx_ep {
 	struct ucx_worker *worker;
 	ucp_ep_h ucp; /* NULL while connecting */
 	xport_ep_error_fn on_error;
-	xport_done_fn connected; /* a client's: the handshake's outcome */
+	xport_connected_fn connected; /* a client's: the handshake's outcome */
 	void *arg;
 	enum ucx_ep_state state;
 	struct ucx_cm_conn *conn; /* a client's handshake while connecting */
@@ -78,12 +78,38 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
                            struct xport_listener **listener);
 uint16_t ucx_cm_listener_port(const struct xport_listener *listener);
 void ucx_cm_listener_close(struct xport_listener *listener);
-doca_error_t ucx_cm_accept(struct xport_conn_request *request, xport_ep_error_fn on_error,
-                           void *arg, struct xport_ep **ep);
-void ucx_cm_reject(struct xport_conn_request *request);
+doca_error_t ucx_cm_accept(struct xport_conn_request *request, const void *data, size_t len,
+                           xport_ep_error_fn on_error, void *arg, struct xport_ep **ep);
+void ucx_cm_reject(struct xport_conn_request *request, const void *data, size_t len);
 doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *addr,
-                            size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
-                            void *arg, struct xport_ep **ep);
+                            size_t addr_len, const void *data, size_t len,
+                            xport_connected_fn connected, xport_ep_error_fn on_error, void *arg,
+                            struct xport_ep **ep);
+/* The connection set-up handshake's messages (ucx_cm.c). */
+enum ucx_cm_kind {
+	UCX_CM_HELLO = 1,
+	UCX_CM_ACCEPT = 2,
+	UCX_CM_REJECT = 3,
+};
+#define UCX_CM_HEADER 16
+#define UCX_CM_MAX_ADDR 4096
+#define UCX_CM_MAX_MSG (UCX_CM_HEADER + UCX_CM_MAX_ADDR + XPORT_CONN_DATA_MAX)
+struct ucx_cm_msg {
+	enum ucx_cm_kind kind;
+	const uint8_t *addr; /* the sender's worker address (not in a REJECT) */
+	size_t addr_len;
+	const uint8_t *data; /* its connection data, NULL if none */
+	size_t data_len;
+};
+enum ucx_cm_parsed {
+	UCX_CM_PARTIAL, /* *need bytes are needed to go on */
+	UCX_CM_WHOLE,   /* msg is one whole, valid message */
+	UCX_CM_BAD,     /* not a handshake message */
+};
+/* Checks the bytes received so far (from another process: untrusted). */
+enum ucx_cm_parsed ucx_cm_parse(const uint8_t *buf, size_t have, size_t *need,
+                                struct ucx_cm_msg *msg);
+
 /* Moves the handshakes whose sockets are ready on; returns the events. */
 unsigned int ucx_cm_progress(struct ucx_worker *worker);
 /* A client endpoint closed while connecting: its handshake ends. */

@@ -16,9 +16,11 @@
  * wakes; every socket call and every callback runs in the worker's progress.
  *
  * The handshake, little-endian: the client sends HELLO with its worker
- * address; the server answers ACCEPT with its own, or REJECT.
+ * address and its connection data; the server answers ACCEPT with its own
+ * address and data, or REJECT (data, if any, but no address).
  *   0 u32 magic "SDCM"  4 u8 version  5 u8 kind  6 u16 zero
- *   8 u32 address length  12 address (HELLO and ACCEPT only)
+ *   8 u32 address length  12 u32 data length  16 address, then data
+ * ucx_cm_parse() checks a message before any of it is used (fuzz_cm).
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -38,16 +40,8 @@
 SDOCA_LOG_MODULE(ucx_cm);
 
 #define HS_MAGIC 0x4d434453u /* "SDCM" */
-#define HS_VERSION 1
-#define HS_HEADER 12
-#define HS_MAX_ADDR 4096
+#define HS_VERSION 2
 #define MAX_UNANSWERED 64 /* server handshakes not yet handed over, per worker */
-
-enum hs_kind {
-	HS_HELLO = 1,
-	HS_ACCEPT = 2,
-	HS_REJECT = 3,
-};
 
 struct ucx_cm_listener {
 	struct xport_listener super;
@@ -70,7 +64,10 @@ struct ucx_cm_conn {
 	bool delivered;                   /* a server's request was handed over */
 	int error;                        /* a client's connect() failed at once */
 	size_t have;
-	uint8_t buf[HS_HEADER + HS_MAX_ADDR];
+	struct ucx_cm_msg msg; /* what arrived, once whole (it points into buf) */
+	void *hello_data;      /* a client's connection data, until HELLO left */
+	size_t hello_len;
+	uint8_t buf[UCX_CM_MAX_MSG];
 	struct ucx_cm_conn *next;
 };
 
@@ -147,44 +144,84 @@ static void conn_free(struct ucx_cm_conn *c)
 	if (c->fd >= 0)
 		unwatch_close(c->worker, c->fd);
 	ucx_cm_active(c->worker);
+	free(c->hello_data);
 	free(c);
+}
+
+enum ucx_cm_parsed ucx_cm_parse(const uint8_t *buf, size_t have, size_t *need,
+                                struct ucx_cm_msg *msg)
+{
+	uint32_t addr_len, data_len;
+	uint8_t kind;
+
+	*need = UCX_CM_HEADER;
+	if (have < UCX_CM_HEADER)
+		return UCX_CM_PARTIAL;
+	kind = buf[5];
+	addr_len = sdoca_get_le32(buf + 8);
+	data_len = sdoca_get_le32(buf + 12);
+	if (sdoca_get_le32(buf) != HS_MAGIC || buf[4] != HS_VERSION || buf[6] || buf[7] ||
+	    kind < UCX_CM_HELLO || kind > UCX_CM_REJECT || addr_len > UCX_CM_MAX_ADDR ||
+	    data_len > XPORT_CONN_DATA_MAX || (kind != UCX_CM_REJECT) != (addr_len != 0))
+		return UCX_CM_BAD;
+	*need = UCX_CM_HEADER + (size_t)addr_len + data_len;
+	if (have < *need)
+		return UCX_CM_PARTIAL;
+	if (have > *need)
+		return UCX_CM_BAD; /* one message per direction */
+	msg->kind = (enum ucx_cm_kind)kind;
+	msg->addr = buf + UCX_CM_HEADER;
+	msg->addr_len = addr_len;
+	msg->data = data_len ? buf + UCX_CM_HEADER + addr_len : NULL;
+	msg->data_len = data_len;
+	return UCX_CM_WHOLE;
 }
 
 /* Sends a whole handshake message at once: it is small, and the socket's
  * buffer is empty. */
-static bool send_msg(int fd, enum hs_kind kind, const void *addr, size_t len)
+static bool send_msg(int fd, enum ucx_cm_kind kind, const void *addr, size_t len, const void *data,
+                     size_t data_len)
 {
-	uint8_t msg[HS_HEADER + HS_MAX_ADDR] = { 0 };
+	uint8_t *msg;
+	size_t total = UCX_CM_HEADER + len + data_len;
+	bool sent;
 
-	if (len > HS_MAX_ADDR)
+	if (len > UCX_CM_MAX_ADDR || data_len > XPORT_CONN_DATA_MAX)
+		return false;
+	msg = calloc(1, total);
+	if (!msg)
 		return false;
 	sdoca_put_le32(msg, HS_MAGIC);
 	msg[4] = HS_VERSION;
 	msg[5] = (uint8_t)kind;
 	sdoca_put_le32(msg + 8, (uint32_t)len);
+	sdoca_put_le32(msg + 12, (uint32_t)data_len);
 	if (len)
-		memcpy(msg + HS_HEADER, addr, len);
-	return send(fd, msg, HS_HEADER + len, MSG_NOSIGNAL) == (ssize_t)(HS_HEADER + len);
+		memcpy(msg + UCX_CM_HEADER, addr, len);
+	if (data_len)
+		memcpy(msg + UCX_CM_HEADER + len, data, data_len);
+	sent = send(fd, msg, total, MSG_NOSIGNAL) == (ssize_t)total;
+	free(msg);
+	return sent;
 }
 
 /* Reads what arrived; PENDING until a whole message of one of the kinds
  * wanted came. */
-static enum outcome receive_msg(struct ucx_cm_conn *c, enum hs_kind want, enum hs_kind or)
+static enum outcome receive_msg(struct ucx_cm_conn *c, enum ucx_cm_kind want, enum ucx_cm_kind or)
 {
 	for (;;) {
-		size_t need = HS_HEADER;
+		size_t need;
 		ssize_t n;
 
-		if (c->have >= HS_HEADER) {
-			uint32_t len = sdoca_get_le32(c->buf + 8);
-
-			if (sdoca_get_le32(c->buf) != HS_MAGIC || c->buf[4] != HS_VERSION ||
-			    (c->buf[5] != want && c->buf[5] != or) || c->buf[6] || c->buf[7] ||
-			    len > HS_MAX_ADDR || (c->buf[5] != HS_REJECT) != (len != 0))
+		switch (ucx_cm_parse(c->buf, c->have, &need, &c->msg)) {
+		case UCX_CM_BAD:
+			return BROKEN;
+		case UCX_CM_WHOLE:
+			if (c->msg.kind != want && c->msg.kind != or)
 				return BROKEN;
-			need += len;
-			if (c->have == need)
-				return c->buf[5] == HS_HELLO ? REQUEST : ANSWER;
+			return c->msg.kind == UCX_CM_HELLO ? REQUEST : ANSWER;
+		case UCX_CM_PARTIAL:
+			break;
 		}
 		n = recv(c->fd, c->buf + c->have, need - c->have, 0);
 		if (n > 0)
@@ -211,13 +248,14 @@ static enum outcome advance_client(struct ucx_cm_conn *c)
 			c->error = errno;
 		if (c->error)
 			return BROKEN;
-		if (!send_msg(c->fd, HS_HELLO, c->worker->address, c->worker->address_len)) {
+		if (!send_msg(c->fd, UCX_CM_HELLO, c->worker->address, c->worker->address_len,
+		              c->hello_data, c->hello_len)) {
 			c->error = errno ? errno : EPROTO;
 			return BROKEN;
 		}
 		c->sent = true;
 	}
-	return receive_msg(c, HS_ACCEPT, HS_REJECT);
+	return receive_msg(c, UCX_CM_ACCEPT, UCX_CM_REJECT);
 }
 
 /* The client learnt its fate: report it, after which c is gone. */
@@ -225,20 +263,24 @@ static void client_done(struct ucx_cm_conn *c, enum outcome o)
 {
 	struct ucx_ep *e = c->client;
 	doca_error_t status = DOCA_ERROR_CONNECTION_RESET;
+	bool accepted = o == ANSWER && c->msg.kind == UCX_CM_ACCEPT;
 
 	e->conn = NULL;
-	if (o == ANSWER && c->buf[5] == HS_ACCEPT)
-		status = ucx_ep_connect(e, c->buf + HS_HEADER, c->have - HS_HEADER);
-	else if (c->error == ECONNREFUSED || (o == ANSWER && c->buf[5] == HS_REJECT))
+	if (accepted)
+		status = ucx_ep_connect(e, c->msg.addr, c->msg.addr_len);
+	else if (c->error == ECONNREFUSED || o == ANSWER) {
+		status = DOCA_ERROR_CONNECTION_ABORTED;
 		SDOCA_DBG("connection refused by the server");
-	else
+	} else
 		SDOCA_DBG("connection set-up failed: %s",
 		          c->error ? strerror(c->error) : "the server hung up");
 	if (status != DOCA_SUCCESS)
 		e->state = UCX_EP_FAILED;
-	conn_free(c);
+	/* The answer's data lives in c until the callback has run. */
 	if (e->connected)
-		e->connected(e->arg, status);
+		e->connected(e->arg, status, o == ANSWER ? c->msg.data : NULL,
+		             o == ANSWER ? c->msg.data_len : 0);
+	conn_free(c);
 }
 
 static unsigned int accept_sockets(struct ucx_cm_listener *l)
@@ -274,7 +316,7 @@ static struct ucx_cm_conn *next_news(struct ucx_worker *w, enum outcome *o)
 	for (struct ucx_cm_conn *c = w->conns; c; c = c->next) {
 		if (c->delivered)
 			continue;
-		*o = c->client ? advance_client(c) : receive_msg(c, HS_HELLO, HS_HELLO);
+		*o = c->client ? advance_client(c) : receive_msg(c, UCX_CM_HELLO, UCX_CM_HELLO);
 		if (*o != PENDING)
 			return c;
 	}
@@ -298,6 +340,8 @@ unsigned int ucx_cm_progress(struct ucx_worker *w)
 			client_done(c, o);
 		} else if (o == REQUEST) {
 			c->delivered = true;
+			c->super.data = c->msg.data;
+			c->super.data_len = c->msg.data_len;
 			c->listener->on_request(c->listener->arg, &c->super);
 		} else {
 			SDOCA_DBG("port %u: a connection request broke off", c->listener->port);
@@ -376,7 +420,7 @@ void ucx_cm_listener_close(struct xport_listener *listener)
 		if (c->listener != l)
 			continue;
 		if (c->delivered) /* the handle dies with the listener */
-			send_msg(c->fd, HS_REJECT, NULL, 0);
+			send_msg(c->fd, UCX_CM_REJECT, NULL, 0, NULL, 0);
 		conn_free(c);
 	}
 	while (*link != l)
@@ -387,23 +431,25 @@ void ucx_cm_listener_close(struct xport_listener *listener)
 	free(l);
 }
 
-doca_error_t ucx_cm_accept(struct xport_conn_request *request, xport_ep_error_fn on_error,
-                           void *arg, struct xport_ep **ep)
+doca_error_t ucx_cm_accept(struct xport_conn_request *request, const void *data, size_t len,
+                           xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
 {
 	struct ucx_cm_conn *c = sdoca_container_of(request, struct ucx_cm_conn, super);
 	struct ucx_worker *w = c->worker;
 	struct ucx_ep *e = ucx_ep_new(w, on_error, arg);
 	doca_error_t status = e ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 
+	if (len > XPORT_CONN_DATA_MAX)
+		status = DOCA_ERROR_INVALID_VALUE;
 	if (status == DOCA_SUCCESS)
-		status = ucx_ep_connect(e, c->buf + HS_HEADER, c->have - HS_HEADER);
+		status = ucx_ep_connect(e, c->msg.addr, c->msg.addr_len);
 	if (status != DOCA_SUCCESS) {
 		free(e);
-		send_msg(c->fd, HS_REJECT, NULL, 0);
+		send_msg(c->fd, UCX_CM_REJECT, NULL, 0, NULL, 0);
 		conn_free(c);
 		return status;
 	}
-	if (!send_msg(c->fd, HS_ACCEPT, w->address, w->address_len)) {
+	if (!send_msg(c->fd, UCX_CM_ACCEPT, w->address, w->address_len, data, len)) {
 		SDOCA_DBG("port %u: the client left before it was accepted", c->listener->port);
 		conn_free(c);
 		xport_ep_close(&e->super, true);
@@ -414,17 +460,18 @@ doca_error_t ucx_cm_accept(struct xport_conn_request *request, xport_ep_error_fn
 	return DOCA_SUCCESS;
 }
 
-void ucx_cm_reject(struct xport_conn_request *request)
+void ucx_cm_reject(struct xport_conn_request *request, const void *data, size_t len)
 {
 	struct ucx_cm_conn *c = sdoca_container_of(request, struct ucx_cm_conn, super);
 
-	send_msg(c->fd, HS_REJECT, NULL, 0);
+	send_msg(c->fd, UCX_CM_REJECT, NULL, 0, data, len <= XPORT_CONN_DATA_MAX ? len : 0);
 	conn_free(c);
 }
 
 doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *addr,
-                            size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
-                            void *arg, struct xport_ep **ep)
+                            size_t addr_len, const void *data, size_t len,
+                            xport_connected_fn connected, xport_ep_error_fn on_error, void *arg,
+                            struct xport_ep **ep)
 {
 	struct ucx_worker *w = to_worker(worker);
 	struct ucx_ep *e;
@@ -433,6 +480,8 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 
 	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connect: not an IPv4 or IPv6 address");
+	if (len > XPORT_CONN_DATA_MAX)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connect: %zu bytes of connection data", len);
 	fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "connect: %s", strerror(errno));
@@ -450,6 +499,16 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 	if (connect(fd, addr, (socklen_t)addr_len) != 0 && errno != EINPROGRESS) {
 		c->error = errno; /* reported from progress, as any other outcome */
 		atomic_store(&w->cm_ready, true);
+	}
+	if (len) {
+		c->hello_data = malloc(len);
+		if (!c->hello_data) {
+			conn_free(c);
+			free(e);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		memcpy(c->hello_data, data, len);
+		c->hello_len = len;
 	}
 	e->state = UCX_EP_CONNECTING;
 	e->connected = connected;

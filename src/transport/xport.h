@@ -45,10 +45,17 @@ struct xport_ep {
 struct xport_listener {
 	const struct xport_ops *ops;
 };
-/* A connection request that arrived on a listener, until accepted or rejected. */
+/* A connection request that arrived on a listener, until accepted or
+ * rejected; it carries the client's connection data (xport_connect). */
 struct xport_conn_request {
 	const struct xport_ops *ops;
+	const void *data;
+	size_t data_len;
 };
+
+/* Connection data, each way, at most this long (the soft NIC's connection
+ * info and the application's private data). */
+#define XPORT_CONN_DATA_MAX 4096
 
 /* An asynchronous operation finished (status DOCA_SUCCESS or an error). */
 typedef void (*xport_done_fn)(void *arg, doca_error_t status);
@@ -94,6 +101,11 @@ typedef void (*xport_ep_error_fn)(void *arg, doca_error_t status);
  * the worker's thread) with xport_accept() or xport_reject(). */
 typedef void (*xport_conn_request_fn)(void *arg, struct xport_conn_request *request);
 
+/* A client's connection attempt is over: DOCA_SUCCESS and the server's
+ * connection data (valid during the call), or why it failed (a reject's
+ * data, if the server gave any). */
+typedef void (*xport_connected_fn)(void *arg, doca_error_t status, const void *data, size_t len);
+
 /* One instance of the transport. The functions below say what each does. */
 struct xport_ops {
 	const char *name;
@@ -125,12 +137,13 @@ struct xport_ops {
 	                       struct xport_listener **listener);
 	uint16_t (*listener_port)(const struct xport_listener *listener);
 	void (*listener_close)(struct xport_listener *listener);
-	doca_error_t (*accept)(struct xport_conn_request *request, xport_ep_error_fn on_error,
-	                       void *arg, struct xport_ep **ep);
-	void (*reject)(struct xport_conn_request *request);
+	doca_error_t (*accept)(struct xport_conn_request *request, const void *data, size_t len,
+	                       xport_ep_error_fn on_error, void *arg, struct xport_ep **ep);
+	void (*reject)(struct xport_conn_request *request, const void *data, size_t len);
 	doca_error_t (*connect)(struct xport_worker *worker, const struct sockaddr *addr,
-	                        size_t addr_len, xport_done_fn connected,
-	                        xport_ep_error_fn on_error, void *arg, struct xport_ep **ep);
+	                        size_t addr_len, const void *data, size_t len,
+	                        xport_connected_fn connected, xport_ep_error_fn on_error, void *arg,
+	                        struct xport_ep **ep);
 };
 
 /* The UCX instance: the default. */
@@ -302,32 +315,36 @@ static inline void xport_listener_close(struct xport_listener *listener)
 	listener->ops->listener_close(listener);
 }
 
-/* Accepts a request: an endpoint to the client on the listener's worker.
- * Consumes the request, also on failure. */
-static inline doca_error_t xport_accept(struct xport_conn_request *request,
-                                        xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
+/* Accepts a request, answering with data (at most XPORT_CONN_DATA_MAX
+ * bytes): an endpoint to the client on the listener's worker. Consumes the
+ * request, also on failure. */
+static inline doca_error_t xport_accept(struct xport_conn_request *request, const void *data,
+                                        size_t len, xport_ep_error_fn on_error, void *arg,
+                                        struct xport_ep **ep)
 {
-	return request->ops->accept(request, on_error, arg, ep);
+	return request->ops->accept(request, data, len, on_error, arg, ep);
 }
 
-/* Refuses a request: the client's connection attempt fails. Consumes the request. */
-static inline void xport_reject(struct xport_conn_request *request)
+/* Refuses a request, with data if any: the client's connection attempt
+ * fails. Consumes the request. */
+static inline void xport_reject(struct xport_conn_request *request, const void *data, size_t len)
 {
-	request->ops->reject(request);
+	request->ops->reject(request, data, len);
 }
 
-/* Connects to a listener. connected runs once, inside the worker's progress:
- * DOCA_SUCCESS when the server accepted (the endpoint sends from then on;
- * before, sends fail with DOCA_ERROR_NOT_CONNECTED), or why the attempt
- * failed (refused, nobody listening, unreachable). on_error reports failures
- * after that. */
+/* Connects to a listener, with data for the server (at most
+ * XPORT_CONN_DATA_MAX bytes). connected runs once, inside the worker's
+ * progress: DOCA_SUCCESS when the server accepted (the endpoint sends from
+ * then on; before, sends fail with DOCA_ERROR_NOT_CONNECTED), or why the
+ * attempt failed (DOCA_ERROR_CONNECTION_ABORTED: refused, or nobody
+ * listening; else unreachable, reset). on_error reports failures after that. */
 static inline doca_error_t xport_connect(struct xport_worker *worker, const struct sockaddr *addr,
-                                         size_t addr_len, xport_done_fn connected,
-                                         xport_ep_error_fn on_error, void *arg,
-                                         struct xport_ep **ep)
+                                         size_t addr_len, const void *data, size_t len,
+                                         xport_connected_fn connected, xport_ep_error_fn on_error,
+                                         void *arg, struct xport_ep **ep)
 {
-	return xport_worker_ops(worker)->connect(worker, addr, addr_len, connected, on_error, arg,
-	                                         ep);
+	return xport_worker_ops(worker)->connect(worker, addr, addr_len, data, len, connected,
+	                                         on_error, arg, ep);
 }
 
 #endif /* SDOCA_TRANSPORT_XPORT_H_ */

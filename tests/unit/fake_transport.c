@@ -58,7 +58,9 @@ struct fake_ep {
 	struct fake_worker *worker;
 	uint64_t peer;
 	xport_ep_error_fn on_error;
-	xport_done_fn connected; /* a client's, until it ran */
+	xport_connected_fn connected; /* a client's, until it ran */
+	void *reply;                  /* ... with the server's data */
+	size_t reply_len;
 	void *arg;
 	bool connecting;     /* a client whose request is not answered yet */
 	bool news;           /* status to report at the next progress */
@@ -68,7 +70,7 @@ struct fake_ep {
 };
 
 struct fake_request {
-	struct xport_conn_request super;
+	struct xport_conn_request super; /* super.data: the client's, ours */
 	struct fake_listener *listener;
 	struct fake_ep *client; /* NULL once it closed */
 	bool delivered;
@@ -286,7 +288,9 @@ static unsigned int deliver_news(struct fake_worker *w)
 	unsigned int events = 0;
 
 	for (;;) {
-		xport_done_fn connected = NULL;
+		xport_connected_fn connected = NULL;
+		void *reply = NULL;
+		size_t reply_len = 0;
 		struct fake_ep *e;
 
 		pthread_mutex_lock(&fake.lock);
@@ -297,15 +301,19 @@ static unsigned int deliver_news(struct fake_worker *w)
 			if (e->connecting) {
 				e->connecting = false;
 				connected = e->connected;
+				reply = e->reply;
+				reply_len = e->reply_len;
+				e->reply = NULL;
 			}
 		}
 		pthread_mutex_unlock(&fake.lock);
 		if (!e)
 			return events;
 		if (connected)
-			connected(e->arg, e->status);
+			connected(e->arg, e->status, reply, reply_len);
 		else if (e->on_error)
 			e->on_error(e->arg, e->status);
+		free(reply);
 		events++;
 	}
 }
@@ -442,6 +450,7 @@ static void ep_close(struct xport_ep *ep, bool force)
 			if (r->client == e)
 				r->client = NULL;
 	pthread_mutex_unlock(&fake.lock);
+	free(e->reply);
 	free(e);
 }
 
@@ -622,6 +631,27 @@ static uint16_t listener_port(const struct xport_listener *listener)
 	return to_listener(listener)->port;
 }
 
+/* A copy of connection data (NULL for none; false: out of memory). */
+static bool copy_data(const void *data, size_t len, void **out, size_t *out_len)
+{
+	*out = NULL;
+	*out_len = 0;
+	if (!len)
+		return true;
+	*out = malloc(len);
+	if (!*out)
+		return false;
+	memcpy(*out, data, len);
+	*out_len = len;
+	return true;
+}
+
+static void free_request(struct fake_request *r)
+{
+	free((void *)r->super.data);
+	free(r);
+}
+
 /* Takes r off its listener (fake.lock held). */
 static void unlink_request(struct fake_request *r)
 {
@@ -632,16 +662,18 @@ static void unlink_request(struct fake_request *r)
 	*link = r->next;
 }
 
-static void reject_request(struct xport_conn_request *request)
+static void reject_request(struct xport_conn_request *request, const void *data, size_t len)
 {
 	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
 
 	pthread_mutex_lock(&fake.lock);
 	unlink_request(r);
-	if (r->client)
-		tell_ep(r->client, DOCA_ERROR_CONNECTION_RESET);
+	if (r->client) {
+		copy_data(data, len, &r->client->reply, &r->client->reply_len);
+		tell_ep(r->client, DOCA_ERROR_CONNECTION_ABORTED);
+	}
 	pthread_mutex_unlock(&fake.lock);
-	free(r);
+	free_request(r);
 }
 
 static void listener_close(struct xport_listener *listener)
@@ -649,7 +681,7 @@ static void listener_close(struct xport_listener *listener)
 	struct fake_listener *l = to_listener(listener), **link;
 
 	while (l->requests)
-		reject_request(&l->requests->super);
+		reject_request(&l->requests->super, NULL, 0);
 	pthread_mutex_lock(&fake.lock);
 	for (link = &fake.listeners; *link != l; link = &(*link)->next)
 		;
@@ -658,8 +690,8 @@ static void listener_close(struct xport_listener *listener)
 	free(l);
 }
 
-static doca_error_t accept_request(struct xport_conn_request *request, xport_ep_error_fn on_error,
-                                   void *arg, struct xport_ep **ep)
+static doca_error_t accept_request(struct xport_conn_request *request, const void *data, size_t len,
+                                   xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
 {
 	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
 	struct fake_worker *w = r->listener->worker;
@@ -669,36 +701,49 @@ static doca_error_t accept_request(struct xport_conn_request *request, xport_ep_
 	pthread_mutex_lock(&fake.lock);
 	unlink_request(r);
 	client = r->client;
-	if (!client)
+	if (len > XPORT_CONN_DATA_MAX)
+		status = DOCA_ERROR_INVALID_VALUE;
+	else if (!client)
 		status = DOCA_ERROR_CONNECTION_RESET; /* it gave up already */
-	else if (!(e = new_ep(w, client->worker->id, on_error, arg)))
+	else if (!(e = new_ep(w, client->worker->id, on_error, arg)) ||
+	         !copy_data(data, len, &client->reply, &client->reply_len))
 		status = DOCA_ERROR_NO_MEMORY;
 	if (status == DOCA_SUCCESS) {
 		add_ep(e);
 		tell_ep(client, DOCA_SUCCESS);
 		*ep = &e->super;
-	} else if (client) {
-		tell_ep(client, DOCA_ERROR_CONNECTION_RESET);
+	} else {
+		free(e);
+		if (client)
+			tell_ep(client, DOCA_ERROR_CONNECTION_ABORTED);
 	}
 	pthread_mutex_unlock(&fake.lock);
-	free(r);
+	free_request(r);
 	return status;
 }
 
 static doca_error_t connect_to(struct xport_worker *worker, const struct sockaddr *addr,
-                               size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
-                               void *arg, struct xport_ep **ep)
+                               size_t addr_len, const void *data, size_t len,
+                               xport_connected_fn connected, xport_ep_error_fn on_error, void *arg,
+                               struct xport_ep **ep)
 {
 	struct fake_ep *e = new_ep(to_worker(worker), 0, on_error, arg);
 	struct fake_request *r = calloc(1, sizeof(*r));
 	struct fake_listener *l;
+	void *copy = NULL;
 
 	(void)addr_len;
-	if (!e || !r) {
+	if (len > XPORT_CONN_DATA_MAX) {
+		free(e);
+		free(r);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!e || !r || !copy_data(data, len, &copy, &r->super.data_len)) {
 		free(e);
 		free(r);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	r->super.data = copy;
 	r->super.ops = &fake_xport_ops;
 	r->client = e;
 	e->connecting = true;
@@ -716,8 +761,8 @@ static doca_error_t connect_to(struct xport_worker *worker, const struct sockadd
 		*link = r;
 		wake(l->worker);
 	} else {
-		tell_ep(e, DOCA_ERROR_CONNECTION_RESET); /* nobody listens: refused */
-		free(r);
+		tell_ep(e, DOCA_ERROR_CONNECTION_ABORTED); /* nobody listens: refused */
+		free_request(r);
 	}
 	pthread_mutex_unlock(&fake.lock);
 	*ep = &e->super;

@@ -28,6 +28,7 @@ struct side {
 	doca_error_t error;
 	int connects; /* a client's outcome came */
 	doca_error_t connect_status;
+	char answer[64]; /* the server's connection data, as text */
 };
 
 static struct {
@@ -78,12 +79,23 @@ static void on_error(void *arg, doca_error_t status)
 	s->error = status;
 }
 
-static void on_connected(void *arg, doca_error_t status)
+static void on_connected(void *arg, doca_error_t status, const void *data, size_t len)
 {
 	struct side *s = arg;
 
 	s->connects++;
 	s->connect_status = status;
+	assert_true(len < sizeof(s->answer));
+	assert_true(len == 0 || data != NULL);
+	memcpy(s->answer, data ? data : "", len);
+	s->answer[len] = '\0';
+}
+
+/* The request's connection data is what the client sent. */
+static void assert_request_data(const char *text)
+{
+	assert_int_equal(t.request->data_len, strlen(text));
+	assert_memory_equal(t.request->data, text, strlen(text));
 }
 
 static void on_request(void *arg, struct xport_conn_request *request)
@@ -123,14 +135,20 @@ static void listen_any(int family, const char *host)
 	print_message("listening on %s port %u\n", host, xport_listener_port(t.listener));
 }
 
-static void connect_to(int family, const char *host, uint16_t port)
+static void connect_with(int family, const char *host, uint16_t port, const char *text)
 {
 	struct sockaddr_storage addr;
 	size_t len;
 
 	assert_doca_ok(xport_sockaddr(family, host, port, &addr, &len));
-	assert_doca_ok(xport_connect(t.client.worker, (struct sockaddr *)&addr, len, on_connected,
-	                             on_error, &t.client, &t.client.ep));
+	assert_doca_ok(xport_connect(t.client.worker, (struct sockaddr *)&addr, len, text,
+	                             strlen(text), on_connected, on_error, &t.client,
+	                             &t.client.ep));
+}
+
+static void connect_to(int family, const char *host, uint16_t port)
+{
+	connect_with(family, host, port, "");
 }
 
 static int setup(void **state)
@@ -158,17 +176,20 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Connects, accepts, and a message goes each way. */
+/* Connects, accepts, connection data goes each way and then a message. */
 static void exchange(int family, const char *host)
 {
 	listen_any(family, host);
-	connect_to(family, host, xport_listener_port(t.listener));
+	connect_with(family, host, xport_listener_port(t.listener), "client's data");
 	assert_doca_err(xport_send(t.client.ep, "early", 5, NULL, 0, sent, NULL, NULL),
 	                DOCA_ERROR_NOT_CONNECTED);
 	WAIT_FOR(t.requests == 1);
-	assert_doca_ok(xport_accept(t.request, on_error, &t.server, &t.server.ep));
+	assert_request_data("client's data");
+	assert_doca_ok(
+	        xport_accept(t.request, "server's data", 13, on_error, &t.server, &t.server.ep));
 	WAIT_FOR(t.client.connects == 1);
 	assert_doca_ok(t.client.connect_status);
+	assert_string_equal(t.client.answer, "server's data");
 	send_text(t.client.ep, "ping");
 	WAIT_FOR(t.server.messages == 1);
 	assert_string_equal(t.server.got, "ping");
@@ -192,15 +213,18 @@ static void exchange_ipv6(void **state)
 	exchange(AF_INET6, "::1");
 }
 
-/* A refused client hears it; the server has no endpoint. */
+/* A refused client hears it, with the server's reason; the server has no
+ * endpoint. */
 static void rejected(int family, const char *host)
 {
 	listen_any(family, host);
 	connect_to(family, host, xport_listener_port(t.listener));
 	WAIT_FOR(t.requests == 1);
-	xport_reject(t.request);
+	assert_request_data("");
+	xport_reject(t.request, "full", 4);
 	WAIT_FOR(t.client.connects == 1);
-	assert_int_not_equal(t.client.connect_status, DOCA_SUCCESS);
+	assert_doca_err(t.client.connect_status, DOCA_ERROR_CONNECTION_ABORTED);
+	assert_string_equal(t.client.answer, "full");
 	assert_int_equal(t.client.errors, 0);
 	print_message("rejected client: %s\n", doca_error_get_name(t.client.connect_status));
 }
@@ -249,8 +273,40 @@ static void nobody_listens(void **state)
 	t.listener = NULL;
 	connect_to(AF_INET, "127.0.0.1", port);
 	WAIT_FOR(t.client.connects == 1);
-	assert_int_not_equal(t.client.connect_status, DOCA_SUCCESS);
+	assert_doca_err(t.client.connect_status, DOCA_ERROR_CONNECTION_ABORTED);
 	assert_int_equal(t.requests, 0);
+}
+
+/* Connection data of the largest size arrives whole each way; one byte more
+ * is refused at once. */
+static void largest_data(void **state)
+{
+	static char big[XPORT_CONN_DATA_MAX + 1];
+	struct sockaddr_storage addr;
+	size_t len;
+	struct xport_ep *ep = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (char)('a' + i % 26);
+	listen_any(AF_INET, "127.0.0.1");
+	assert_doca_ok(
+	        xport_sockaddr(AF_INET, "127.0.0.1", xport_listener_port(t.listener), &addr, &len));
+	assert_doca_err(xport_connect(t.client.worker, (struct sockaddr *)&addr, len, big,
+	                              sizeof(big), on_connected, on_error, &t.client, &ep),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_null(ep);
+	assert_doca_ok(xport_connect(t.client.worker, (struct sockaddr *)&addr, len, big,
+	                             XPORT_CONN_DATA_MAX, on_connected, on_error, &t.client,
+	                             &t.client.ep));
+	WAIT_FOR(t.requests == 1);
+	assert_int_equal(t.request->data_len, XPORT_CONN_DATA_MAX);
+	assert_memory_equal(t.request->data, big, XPORT_CONN_DATA_MAX);
+	assert_doca_err(xport_accept(t.request, big, sizeof(big), on_error, &t.server, &ep),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_null(ep);
+	WAIT_FOR(t.client.connects == 1);
+	assert_doca_err(t.client.connect_status, DOCA_ERROR_CONNECTION_ABORTED);
 }
 
 /* A listener closed with a request not answered refuses it. */
@@ -349,6 +405,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(rejected_ipv6, setup, teardown),       \
 	        cmocka_unit_test_setup_teardown(port_in_use, setup, teardown),         \
 	        cmocka_unit_test_setup_teardown(nobody_listens, setup, teardown),      \
+	        cmocka_unit_test_setup_teardown(largest_data, setup, teardown),        \
 	        cmocka_unit_test_setup_teardown(closed_with_request, setup, teardown), \
 	        cmocka_unit_test_setup_teardown(wakes_sleeping_server, setup, teardown)
 	const struct CMUnitTest fake[] = { CASES, cmocka_unit_test(bad_addresses) };
