@@ -22,7 +22,7 @@
 #include <doca_pe.h>
 #include <doca_rdma.h>
 
-#define PEER_MAX_CONNS 2
+#define PEER_MAX_CONNS 8
 
 /* Fails the process with a message (tests report through the exit code). */
 #define FAIL(...)                                                    \
@@ -79,7 +79,14 @@ struct peer {
 	uint8_t rnr_retry;
 	uint16_t max_conns;
 	uint32_t num_tasks;
-	int rounds; /* --rounds N: repetitions, for scenarios that repeat */
+	int rounds;       /* --rounds N: repetitions, for scenarios that repeat */
+	const char *host; /* a client's --host */
+	/* connections through a listener (peer_cm.c) */
+	bool cm;
+	struct doca_rdma_connection *cm_conns[PEER_MAX_CONNS]; /* a server's, by arrival */
+	int num_cm;
+	int cm_established, cm_failed, cm_disconnected;
+	uint64_t cm_last_down; /* user data of the last connection that went down */
 };
 
 /* --- out-of-band channel (peer_oob.c) --- */
@@ -174,6 +181,9 @@ struct scenario {
 extern const struct scenario scenarios[];
 extern const struct scenario failure_scenarios[];
 extern const struct scenario arrival_scenarios[];
+extern const struct scenario cm_scenarios[];
+/* Sets the connection callbacks of peer_cm.c (before the context starts). */
+void peer_cm_callbacks(struct peer *p);
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

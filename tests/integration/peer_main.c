@@ -19,6 +19,9 @@ static const struct scenario *find(const char *name)
 	for (const struct scenario *s = scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
+	for (const struct scenario *s = cm_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
 	for (const struct scenario *s = arrival_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
@@ -63,6 +66,7 @@ int main(int argc, char **argv)
 		scenario->server(&p);
 	} else {
 		EXPECT(port > 0, "a client needs --port");
+		p.host = host;
 		oob_connect(&p, host, port);
 		scenario->client(&p);
 	}

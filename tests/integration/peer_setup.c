@@ -129,6 +129,8 @@ void peer_create_rdma(struct peer *p)
 	                                             n));
 	CHECK(doca_rdma_task_atomic_fetch_add_set_conf(p->rdma, cb_atomic_fetch_add,
 	                                               cb_atomic_fetch_add, n));
+	if (p->cm)
+		peer_cm_callbacks(p);
 	CHECK(doca_ctx_set_user_data(doca_rdma_as_ctx(p->rdma), ud));
 	CHECK(doca_pe_connect_ctx(p->pe, doca_rdma_as_ctx(p->rdma)));
 }
