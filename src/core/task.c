@@ -23,22 +23,14 @@ static struct doca_task *pool_task(struct sdoca_task_pool *pool, uint32_t i)
 	return (struct doca_task *)(void *)(pool->objects + (size_t)i * pool->type->size);
 }
 
-SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
-                                                    struct sdoca_task_pool *pool,
-                                                    const struct sdoca_task_type *type,
-                                                    sdoca_generic_cb_t success_cb,
-                                                    sdoca_generic_cb_t error_cb, uint32_t num_tasks)
+/* (Re)creates a pool's tasks; the caller checked the context's state. */
+static doca_error_t pool_setup(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
+                               const struct sdoca_task_type *type, sdoca_generic_cb_t success_cb,
+                               sdoca_generic_cb_t error_cb, uint32_t num_tasks)
 {
 	uint8_t *objects;
 	uint32_t i;
 
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s task configuration: context is not IDLE",
-		           type->name);
-	if (!success_cb || !error_cb)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s task configuration: both completion callbacks are required",
-		           type->name);
 	if (num_tasks == 0 || num_tasks > TASK_POOL_MAX)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s task configuration: num_tasks must be 1..%u, not %u", type->name,
@@ -80,6 +72,29 @@ SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
 	return DOCA_SUCCESS;
 }
 
+SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
+                                                    struct sdoca_task_pool *pool,
+                                                    const struct sdoca_task_type *type,
+                                                    sdoca_generic_cb_t success_cb,
+                                                    sdoca_generic_cb_t error_cb, uint32_t num_tasks)
+{
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s task configuration: context is not IDLE",
+		           type->name);
+	if (!success_cb || !error_cb)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "%s task configuration: both completion callbacks are required",
+		           type->name);
+	return pool_setup(ctx, pool, type, success_cb, error_cb, num_tasks);
+}
+
+SDOCA_EXPORT doca_error_t sdoca_task_pool_setup(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
+                                                const struct sdoca_task_type *type,
+                                                uint32_t num_tasks)
+{
+	return pool_setup(ctx, pool, type, NULL, NULL, num_tasks);
+}
+
 SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
                                            union doca_data user_data, struct doca_task **task)
 {
@@ -111,10 +126,19 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 	return DOCA_SUCCESS;
 }
 
+static inline void release(struct doca_task *task)
+{
+	struct sdoca_task_pool *pool = task->pool;
+
+	task->state = SDOCA_TASK_FREE;
+	task->next = pool->free;
+	pool->free = task;
+	pool->allocated--;
+	task->ctx->allocated--;
+}
+
 DOCA_STABLE void doca_task_free(struct doca_task *task)
 {
-	struct sdoca_task_pool *pool;
-
 	if (!task) {
 		SDOCA_ERR("doca_task_free: task is NULL");
 		return;
@@ -126,12 +150,12 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 		          task->state == SDOCA_TASK_FREE ? "already freed" : "still submitted");
 		return;
 	}
-	pool = task->pool;
-	task->state = SDOCA_TASK_FREE;
-	task->next = pool->free;
-	pool->free = task;
-	pool->allocated--;
-	task->ctx->allocated--;
+	release(task);
+}
+
+SDOCA_EXPORT void sdoca_task_release(struct doca_task *task)
+{
+	release(task);
 }
 
 static doca_error_t submit(struct doca_task *task)
@@ -164,6 +188,11 @@ static doca_error_t submit(struct doca_task *task)
 }
 
 DOCA_STABLE doca_error_t doca_task_submit(struct doca_task *task)
+{
+	return submit(task);
+}
+
+SDOCA_EXPORT doca_error_t sdoca_task_submit(struct doca_task *task)
 {
 	return submit(task);
 }

@@ -157,7 +157,7 @@ doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t 
 		return status;
 	conn->connected = true;
 	/* DOCA 2.5: the context becomes RUNNING once connected. */
-	if (rdma->ctx.api_version < 300 && rdma->ctx.state == DOCA_CTX_STATE_STARTING)
+	if (rdma->ctx.api_version == 205 && rdma->ctx.state == DOCA_CTX_STATE_STARTING)
 		sdoca_ctx_start_ready(&rdma->ctx);
 	return DOCA_SUCCESS;
 }

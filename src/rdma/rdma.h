@@ -76,6 +76,7 @@ struct doca_rdma {
 	uint8_t rnr_retry_count;
 	uint32_t timeout_ms;
 	struct sdoca_task_pool pools[RDMA_TASK_KINDS];
+	struct sdoca_task_pool job_pool; /* DOCA 2.2 jobs of every kind (api_v202.c) */
 	/* while started */
 	struct nic_worker *worker;
 	struct nic_srq srq;
@@ -189,12 +190,25 @@ uint32_t doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read 
 uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
         const struct doca_rdma_task_remote_net_sync_event_get *task);
 
+/* DOCA 2.2's doca_rdma_create (doca_rdma.h binds it for 202 programs). */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_rdma_create(struct doca_rdma **rdma);
+
 /* tasks.c: the one path (task_api.c has each type's public functions) */
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
                              union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **task);
+
+/* DOCA 2.2 jobs: tasks of every kind from rdma->job_pool, sized at
+ * doca_ctx_workq_add(); their completion goes to the work queue. */
+doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth);
+doca_error_t rdma_job_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                            union doca_data user_data, const struct rdma_task_args *args,
+                            struct rdma_task **task);
+enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t);
+/* api_v202.c: the job operations doca_workq calls */
+extern const struct sdoca_job_ops rdma_job_ops;
 
 /* connection.c */
 doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,

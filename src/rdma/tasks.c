@@ -345,6 +345,55 @@ static const struct rdma_task_type types[RDMA_TASK_KINDS] = {
 	 * they have a builder: their *_set_conf refuse. */
 };
 
+/* --- DOCA 2.2 jobs: one pool for every kind, each task submitted by its
+ * kind's row, its completion queued on the work queue --- */
+
+static doca_error_t submit_job(struct doca_task *task)
+{
+	return to_task(task)->type->base.submit(task);
+}
+
+static const struct sdoca_task_type job_type = {
+	.name = "rdma job",
+	.size = sizeof(struct rdma_task),
+	.invoke = sdoca_workq_job_done,
+	.submit = submit_job,
+};
+
+doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth)
+{
+	if (rdma->job_pool.objects && rdma->job_pool.capacity >= depth)
+		return DOCA_SUCCESS;
+	return sdoca_task_pool_setup(&rdma->ctx, &rdma->job_pool, &job_type, depth);
+}
+
+/* What a job's task needs set; prepare() and the builders set the rest. */
+doca_error_t rdma_job_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                            union doca_data user_data, const struct rdma_task_args *args,
+                            struct rdma_task **out)
+{
+	struct doca_task *task;
+	struct rdma_task *t;
+	doca_error_t status = sdoca_task_alloc(&rdma->ctx, &rdma->job_pool, user_data, &task);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	t = to_task(task);
+	t->type = &types[kind];
+	t->args = *args;
+	t->result_len = 0;
+	t->result_opcode = DOCA_RDMA_OPCODE_RECV_SEND;
+	t->result_imm = 0;
+	t->result_conn = NULL;
+	*out = t;
+	return DOCA_SUCCESS;
+}
+
+enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t)
+{
+	return (enum rdma_task_kind)(t->type - types);
+}
+
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)
 {
