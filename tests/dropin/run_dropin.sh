@@ -5,6 +5,8 @@
 # meson + ninja with CC, CMake with CC, and meson with clang. For each build
 # and each transport (shared memory, TCP) it runs every pair and checks the
 # bytes that arrived and both exit codes; it checks -h and a refused flag.
+# The DOCA 2.2 programs of v22/ build with meson through the prefix's
+# pkgconfig/doca-2.2 and run as pairs, with each other and with 3.x ones.
 # Then the stress case, on the meson build: rdma_receive (which stops its
 # context in the completion callback and exits at once) against rdma_send
 # kept busy for a few milliseconds after its submit, STRESS_RUNS times per
@@ -57,6 +59,7 @@ esac
 # The programs as a user has them: a directory of their own.
 mkdir "$work/src"
 cp "$src"/*.c "$src"/*.h "$src/meson.build" "$src/CMakeLists.txt" "$work/src/"
+cp -r "$src/v22" "$work/src/"
 
 programs=(rdma_write_requester rdma_write_responder rdma_read_requester rdma_read_responder
 	rdma_send rdma_receive rdma_send_immediate rdma_receive_immediate
@@ -246,6 +249,87 @@ for tool in "${builds[@]}"; do
 	done
 done
 
+# --- DOCA 2.2 programs (v22/) ------------------------------------------------
+# Laid out like DOCA 2.2's RDMA samples, asking for one module, "doca", which
+# the doca-2.2 directory gives with DOCA 2.2's API. Run as pairs, and paired
+# with the 3.x programs (the meson build): the generations talk to each other.
+echo "== DOCA 2.2 programs: meson + ninja ($cc) via pkgconfig/doca-2.2"
+PKG_CONFIG_PATH="$libdir/pkgconfig/doca-2.2" setup_build v22 "$cc" "$flags" \
+	meson setup "$work/v22" "$work/src/v22"
+compile v22
+v22="$work/v22"
+x3="$work/meson"
+"$v22/doca_rdma_write_requester" -h >"$work/v22-help.log" 2>&1 || fail "v22: -h failed" "$work/v22-help.log"
+for text in "-d, --device" "-ld, --local-descriptor-path" "-re, --remote-descriptor-path" \
+	"-m, --mmap-descriptor-path" "-s, --send-string" "-r, --read-string" \
+	"-w, --write-string" "-g, --gid-index"; do
+	expect "$work/v22-help.log" "$text" || fail "v22: -h lacks \"$text\"" "$work/v22-help.log"
+done
+for transport in shm tcp; do
+	export SOFTDOCA_TRANSPORT=$transport
+	run="v22/$transport"
+	d="$work/run-v22-$transport"
+	mkdir "$d"
+	text="by a DOCA 2.2 program over $transport, pid $$"
+
+	resp_cmd=("$v22/doca_rdma_write_responder" -d sdoca_lo -ld "$d/w-resp.desc"
+		-re "$d/w-req.desc" -m "$d/w-mmap.desc")
+	req_cmd=("$v22/doca_rdma_write_requester" -d sdoca_lo -ld "$d/w-req.desc"
+		-re "$d/w-resp.desc" -m "$d/w-mmap.desc" -w "written $text" -g 0)
+	check_pair write "Requester has written: \"written $text\"" \
+		"RDMA write job was done successfully"
+
+	resp_cmd=("$v22/doca_rdma_read_responder" -d sdoca_lo -ld "$d/r-resp.desc"
+		-re "$d/r-req.desc" -m "$d/r-mmap.desc" -r "offered $text")
+	req_cmd=("$v22/doca_rdma_read_requester" -d sdoca_lo -ld "$d/r-req.desc"
+		-re "$d/r-resp.desc" -m "$d/r-mmap.desc")
+	check_pair read "Requester has read" "Read from the responder: \"offered $text\""
+
+	resp_cmd=("$v22/doca_rdma_receive" -d sdoca_lo -ld "$d/s-recv.desc" -re "$d/s-send.desc")
+	req_cmd=("$v22/doca_rdma_send" -d sdoca_lo -ld "$d/s-send.desc" -re "$d/s-recv.desc"
+		-s "sent $text")
+	check_pair send "\"sent $text\"" "RDMA send job was done successfully"
+
+	resp_cmd=("$v22/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/i-recv.desc"
+		-re "$d/i-send.desc")
+	req_cmd=("$v22/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/i-send.desc"
+		-re "$d/i-recv.desc" -s "sent with immediate $text")
+	check_pair send_immediate \
+		"Message received with immediate 0xabcd: \"sent with immediate $text\"" \
+		"RDMA send with immediate job was done successfully"
+
+	# 2.2 <-> 3.x: a write and sends with immediate, each way.
+	run="v22-3x/$transport"
+	resp_cmd=("$x3/doca_rdma_write_responder" -d sdoca_lo -ld "$d/xw-resp.desc"
+		-re "$d/xw-req.desc" -m "$d/xw-mmap.desc")
+	req_cmd=("$v22/doca_rdma_write_requester" -d sdoca_lo -ld "$d/xw-req.desc"
+		-re "$d/xw-resp.desc" -m "$d/xw-mmap.desc" -w "2.2 to 3.x $text")
+	check_pair write "Requester has written: \"2.2 to 3.x $text\"" \
+		"RDMA write job was done successfully"
+
+	resp_cmd=("$v22/doca_rdma_write_responder" -d sdoca_lo -ld "$d/yw-resp.desc"
+		-re "$d/yw-req.desc" -m "$d/yw-mmap.desc")
+	req_cmd=("$x3/doca_rdma_write_requester" -d sdoca_lo -ld "$d/yw-req.desc"
+		-re "$d/yw-resp.desc" -m "$d/yw-mmap.desc" -w "3.x to 2.2 $text")
+	check_pair write_to_v22 "Requester has written: \"3.x to 2.2 $text\"" \
+		"RDMA write task was done successfully"
+
+	resp_cmd=("$x3/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/xi-recv.desc"
+		-re "$d/xi-send.desc")
+	req_cmd=("$v22/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/xi-send.desc"
+		-re "$d/xi-recv.desc" -s "2.2 to 3.x $text")
+	check_pair send_immediate "Message received with immediate 0xabcd: \"2.2 to 3.x $text\"" \
+		"RDMA send with immediate job was done successfully"
+
+	resp_cmd=("$v22/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/yi-recv.desc"
+		-re "$d/yi-send.desc")
+	req_cmd=("$x3/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/yi-send.desc"
+		-re "$d/yi-recv.desc" -s "3.x to 2.2 $text")
+	check_pair send_immediate_to_v22 \
+		"Message received with immediate 0xabcd: \"3.x to 2.2 $text\"" \
+		"RDMA send with immediate task was done successfully"
+done
+
 # --- stress: the receiver is gone before the sender progresses --------------
 bin="$work/meson"
 for transport in shm tcp; do
@@ -275,5 +359,5 @@ for transport in shm tcp; do
 	[ "$failures" -eq 0 ] || failed=1
 done
 
-[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; shm and tcp; stress): OK"
+[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; DOCA 2.2 and with 3.x; shm and tcp; stress): OK"
 exit "$failed"
