@@ -336,7 +336,8 @@ static void server_check_final(struct perf_ep *ep, uint64_t total, uint32_t slot
 			ep->verified++;
 		else
 			ep->bad++;
-	} else if (op == PERF_WRITE || op == PERF_WRITE_IMM) {
+	} else if (ep->check && (op == PERF_WRITE || op == PERF_WRITE_IMM)) {
+		/* Only --check gives each slot its own buffer (slot_offset). */
 		for (uint32_t k = 0; k < slots && k < total; k++) {
 			uint64_t last = (total - 1 - k) / slots * slots + k;
 
