@@ -171,10 +171,6 @@ SDOCA_EXPORT doca_error_t sdoca_task_pool_setup(struct doca_ctx *ctx, struct sdo
 SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
                                            union doca_data user_data, struct doca_task **task);
 
-/* doca_task_submit() and doca_task_free() for a library's own use. */
-SDOCA_EXPORT doca_error_t sdoca_task_submit(struct doca_task *task);
-SDOCA_EXPORT void sdoca_task_release(struct doca_task *task);
-
 /* Finishes a submitted task: its callback runs in the next doca_pe_progress().
  * Safe to call from the library's service thread. */
 SDOCA_EXPORT void sdoca_task_complete(struct doca_task *task, doca_error_t status);

@@ -12,6 +12,7 @@
 
 #include "core/ctx.h"
 #include "core/pe.h"
+#include "core/task.h"
 #include "core/sdk_log.h"
 
 SDOCA_LOG_MODULE(task);
@@ -109,32 +110,13 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 		           "%s task allocation: tasks can be allocated only while the context is "
 		           "RUNNING",
 		           pool->type->name);
-	t = pool->free;
+	t = sdoca_task_take(ctx, pool, user_data);
 	if (!t) {
 		SDOCA_DBG("%s task pool exhausted (%u tasks)", pool->type->name, pool->capacity);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	pool->free = t->next;
-	pool->allocated++;
-	ctx->allocated++;
-	t->next = NULL;
-	t->qnext = NULL;
-	t->user_data = user_data;
-	t->status = DOCA_SUCCESS;
-	t->state = SDOCA_TASK_ALLOCATED;
 	*task = t;
 	return DOCA_SUCCESS;
-}
-
-static inline void release(struct doca_task *task)
-{
-	struct sdoca_task_pool *pool = task->pool;
-
-	task->state = SDOCA_TASK_FREE;
-	task->next = pool->free;
-	pool->free = task;
-	pool->allocated--;
-	task->ctx->allocated--;
 }
 
 DOCA_STABLE void doca_task_free(struct doca_task *task)
@@ -150,12 +132,7 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 		          task->state == SDOCA_TASK_FREE ? "already freed" : "still submitted");
 		return;
 	}
-	release(task);
-}
-
-SDOCA_EXPORT void sdoca_task_release(struct doca_task *task)
-{
-	release(task);
+	sdoca_task_give_back(task);
 }
 
 static doca_error_t submit(struct doca_task *task)
@@ -173,26 +150,14 @@ static doca_error_t submit(struct doca_task *task)
 		           "doca_task_submit: %s tasks can be submitted only while the context is "
 		           "RUNNING",
 		           task->pool->type->name);
-	/* Counted before the library sees it: its service thread may complete it at once. */
-	task->state = SDOCA_TASK_SUBMITTED;
-	task->status = DOCA_SUCCESS;
-	ctx->inflight++;
-	ctx->pe->inflight++;
+	sdoca_task_submitting(task);
 	status = task->pool->type->submit(task);
-	if (status != DOCA_SUCCESS) {
-		task->state = SDOCA_TASK_ALLOCATED;
-		ctx->inflight--;
-		ctx->pe->inflight--;
-	}
+	if (status != DOCA_SUCCESS)
+		sdoca_task_not_submitted(task);
 	return status;
 }
 
 DOCA_STABLE doca_error_t doca_task_submit(struct doca_task *task)
-{
-	return submit(task);
-}
-
-SDOCA_EXPORT doca_error_t sdoca_task_submit(struct doca_task *task)
 {
 	return submit(task);
 }

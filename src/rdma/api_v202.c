@@ -18,6 +18,7 @@
 
 #include "core/buf.h"
 #include "core/sdk_log.h"
+#include "core/task.h"
 #include "rdma/rdma.h"
 
 SDOCA_LOG_MODULE(rdma_v202);
@@ -82,7 +83,7 @@ static bool is_rdma_job(int type)
  * start of its data section instead, as DOCA 2.0 documented: its data length
  * is reset, then grows by what arrives (docs/compatibility.md).
  */
-static void land_at_start_when_full(struct doca_buf *dst)
+static __attribute__((noinline)) void land_at_start(struct doca_buf *dst)
 {
 	size_t room = 0, data = 0;
 
@@ -96,80 +97,76 @@ static void land_at_start_when_full(struct doca_buf *dst)
 		b->data_len = 0;
 }
 
-/* The job's arguments as the task's, checked against the 2.2 rules that
- * the task builders do not check. */
-static doca_error_t job_args(struct doca_rdma *rdma, const struct doca_job *job,
-                             struct rdma_task_args *args)
+/* The usual destination, one buffer with room or empty, costs no call. */
+static inline void land_at_start_when_full(struct doca_buf *dst)
+{
+	if (dst && (dst->next || (dst->data_len != 0 && sdoca_buf_tailroom(dst) == 0)))
+		land_at_start(dst);
+}
+
+/* The job's arguments as its task's; the task's row checks the buffers. */
+static void job_args(const struct doca_job *job, struct rdma_task_args *args)
 {
 	const struct doca_rdma_job_send *send = (const void *)job;
 	const struct doca_rdma_job_read_write *rw = (const void *)job;
 	const struct doca_rdma_job_atomic *atomic = (const void *)job;
 
-	*args = (struct rdma_task_args){ .conn = rdma_implicit_connection(rdma) };
 	switch (job->type) {
 	case DOCA_RDMA_JOB_RECV:
 		args->dst = ((const struct doca_rdma_job_recv *)(const void *)job)->dst_buff;
 		land_at_start_when_full(args->dst);
-		return DOCA_SUCCESS;
+		break;
 	case DOCA_RDMA_JOB_SEND_IMM:
 		args->imm = send->immediate_data;
 		/* fall through */
 	case DOCA_RDMA_JOB_SEND:
 		args->src = send->src_buff;
 		break;
-	case DOCA_RDMA_JOB_READ:
-		args->src = rw->src_buff;
-		args->dst = rw->dst_buff;
-		land_at_start_when_full(args->dst);
-		break;
 	case DOCA_RDMA_JOB_WRITE_IMM:
 		args->imm = rw->immediate_data;
 		/* fall through */
+	case DOCA_RDMA_JOB_READ:
 	case DOCA_RDMA_JOB_WRITE:
 		args->src = rw->src_buff;
 		args->dst = rw->dst_buff;
 		land_at_start_when_full(args->dst);
 		break;
 	case DOCA_RDMA_JOB_ATOMIC_CMP_SWP:
+		args->dst = atomic->cmp_or_add_dest_buff;
+		args->result = atomic->result_buff;
+		args->operand1 = atomic->cmp_data;
+		args->operand2 = atomic->swap_or_add_data;
+		break;
 	case DOCA_RDMA_JOB_ATOMIC_FETCH_ADD:
 		args->dst = atomic->cmp_or_add_dest_buff;
 		args->result = atomic->result_buff;
-		if (job->type == DOCA_RDMA_JOB_ATOMIC_CMP_SWP) {
-			args->operand1 = atomic->cmp_data;
-			args->operand2 = atomic->swap_or_add_data;
-		} else {
-			args->operand1 = atomic->swap_or_add_data;
-		}
+		args->operand1 = atomic->swap_or_add_data;
 		break;
 	}
-	if (!args->conn || !args->conn->connected)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_workq_submit: the RDMA instance is not connected "
-		           "(doca_rdma_export, doca_rdma_connect)");
-	return DOCA_SUCCESS;
 }
 
+/* doca_workq_submit() checked the context's state and the work queue's room. */
 static doca_error_t job_submit(struct doca_ctx *ctx, const struct doca_job *job)
 {
 	struct doca_rdma *rdma = rdma_of(ctx);
-	struct rdma_task_args args;
+	struct doca_rdma_connection *conn = rdma_implicit_connection(rdma);
 	struct rdma_task *t;
 	doca_error_t status;
 
 	if (!is_rdma_job(job->type))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_workq_submit: %d is no RDMA job type",
 		           job->type);
-	status = job_args(rdma, job, &args);
-	if (status != DOCA_SUCCESS)
-		return status;
-	status =
-	        rdma_job_alloc(rdma, kind_of_job[job->type - FIRST_JOB], job->user_data, &args, &t);
-	if (status != DOCA_SUCCESS)
-		return status;
-	status = sdoca_task_submit(&t->base);
-	if (status == DOCA_SUCCESS)
-		return DOCA_SUCCESS;
-	sdoca_task_release(&t->base);
+	/* Receives can wait for a connection, as 3.x receive tasks can. */
+	if ((!conn || !conn->connected) && job->type != DOCA_RDMA_JOB_RECV)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_workq_submit: the RDMA instance is not connected "
+		           "(doca_rdma_export, doca_rdma_connect)");
+	t = rdma_job_take(rdma, kind_of_job[job->type - FIRST_JOB], job->user_data);
+	if (!t)
+		return DOCA_ERROR_NO_MEMORY;
+	t->args = (struct rdma_task_args){ .conn = conn };
+	job_args(job, &t->args);
+	status = rdma_job_post(t);
 	/* A full send queue is a full work queue to a DOCA 2.2 program. */
 	return status == DOCA_ERROR_AGAIN ? DOCA_ERROR_NO_MEMORY : status;
 }
@@ -191,7 +188,7 @@ static doca_error_t job_retrieve(struct doca_task *task, struct doca_event *ev)
 		result->rdma_peer_addr = NULL;
 		result->immediate_data = t->result_imm;
 	}
-	sdoca_task_release(task);
+	sdoca_task_give_back(task);
 	return status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED;
 }
 

@@ -203,9 +203,11 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
 /* DOCA 2.2 jobs: tasks of every kind from rdma->job_pool, sized at
  * doca_ctx_workq_add(); their completion goes to the work queue. */
 doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth);
-doca_error_t rdma_job_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
-                            union doca_data user_data, const struct rdma_task_args *args,
-                            struct rdma_task **task);
+/* A job's task of `kind` (its args to set), NULL when all are in use. */
+struct rdma_task *rdma_job_take(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                                union doca_data user_data);
+/* Submits it as doca_task_submit() would; back to the pool if refused. */
+doca_error_t rdma_job_post(struct rdma_task *t);
 enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t);
 /* api_v202.c: the job operations doca_workq calls */
 extern const struct sdoca_job_ops rdma_job_ops;

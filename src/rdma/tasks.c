@@ -22,6 +22,7 @@
 #include "core/buf.h"
 #include "core/mmap.h"
 #include "core/sdk_log.h"
+#include "core/task.h"
 #include "rdma/rdma.h"
 
 SDOCA_LOG_MODULE(rdma_tasks);
@@ -348,16 +349,10 @@ static const struct rdma_task_type types[RDMA_TASK_KINDS] = {
 /* --- DOCA 2.2 jobs: one pool for every kind, each task submitted by its
  * kind's row, its completion queued on the work queue --- */
 
-static doca_error_t submit_job(struct doca_task *task)
-{
-	return to_task(task)->type->base.submit(task);
-}
-
 static const struct sdoca_task_type job_type = {
 	.name = "rdma job",
 	.size = sizeof(struct rdma_task),
 	.invoke = sdoca_workq_job_done,
-	.submit = submit_job,
 };
 
 doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth)
@@ -367,26 +362,36 @@ doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth)
 	return sdoca_task_pool_setup(&rdma->ctx, &rdma->job_pool, &job_type, depth);
 }
 
-/* What a job's task needs set; prepare() and the builders set the rest. */
-doca_error_t rdma_job_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
-                            union doca_data user_data, const struct rdma_task_args *args,
-                            struct rdma_task **out)
+/* doca_workq_submit() checked the context and the work queue's room: what
+ * sdoca_task_alloc() would check. prepare() and the builders set the rest. */
+struct rdma_task *rdma_job_take(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                                union doca_data user_data)
 {
-	struct doca_task *task;
+	struct doca_task *task = sdoca_task_take(&rdma->ctx, &rdma->job_pool, user_data);
 	struct rdma_task *t;
-	doca_error_t status = sdoca_task_alloc(&rdma->ctx, &rdma->job_pool, user_data, &task);
 
-	if (status != DOCA_SUCCESS)
-		return status;
+	if (!task)
+		return NULL;
 	t = to_task(task);
 	t->type = &types[kind];
-	t->args = *args;
 	t->result_len = 0;
 	t->result_opcode = DOCA_RDMA_OPCODE_RECV_SEND;
 	t->result_imm = 0;
 	t->result_conn = NULL;
-	*out = t;
-	return DOCA_SUCCESS;
+	return t;
+}
+
+doca_error_t rdma_job_post(struct rdma_task *t)
+{
+	doca_error_t status;
+
+	sdoca_task_submitting(&t->base);
+	status = t->type->base.submit(&t->base);
+	if (status != DOCA_SUCCESS) {
+		sdoca_task_not_submitted(&t->base);
+		sdoca_task_give_back(&t->base);
+	}
+	return status;
 }
 
 enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t)
