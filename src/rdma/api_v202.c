@@ -32,6 +32,14 @@ doca_error_t doca_rdma_cap_transport_type_is_supported(const struct doca_devinfo
                                                        enum doca_rdma_transport_type type);
 doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struct doca_rdma *rdma,
                                                          uint32_t buf_list_len);
+doca_error_t doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma *rdma,
+                                                         uint32_t *buf_list_len);
+doca_error_t doca_rdma_cap_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
+                                                   uint32_t *max_recv_queue_size);
+doca_error_t doca_rdma_cap_get_max_send_queue_size(const struct doca_devinfo *devinfo,
+                                                   uint32_t *max_send_queue_size);
+doca_error_t doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo,
+                                                uint32_t *max_message_size);
 
 /* The layouts DOCA 2.2 programs were compiled with (LP64). */
 static_assert(sizeof(struct doca_job) == 24, "struct doca_job is 24 bytes");
@@ -232,10 +240,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_buf_chain_len(struct doca_rdma
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_buf_chain_len(const struct doca_rdma *rdma,
                                                                 uint32_t *recv_buf_chain_len)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(recv_buf_chain_len);
-	*recv_buf_chain_len = rdma->recv_buf_list_len;
-	return DOCA_SUCCESS;
+	return doca_rdma_task_receive_get_dst_buf_list_len(rdma, recv_buf_chain_len);
 }
 
 /* --- capabilities: every softdoca device runs every job over RC --- */
@@ -248,30 +253,22 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_job_get_supported(const struct doca_dev
 	return DOCA_SUCCESS;
 }
 
-#define CAP_VALUE(devinfo, out, value)    \
-	do {                              \
-		SDOCA_CHECK_ARG(devinfo); \
-		SDOCA_CHECK_ARG(out);     \
-		*(out) = (value);         \
-		return DOCA_SUCCESS;      \
-	} while (0)
-
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_recv_queue_size(const struct doca_devinfo *devinfo,
                                                                  uint32_t *max_recv_queue_size)
 {
-	CAP_VALUE(devinfo, max_recv_queue_size, RDMA_MAX_QUEUE_SIZE);
+	return doca_rdma_cap_get_max_recv_queue_size(devinfo, max_recv_queue_size);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_queue_size(const struct doca_devinfo *devinfo,
                                                                  uint32_t *max_send_queue_size)
 {
-	CAP_VALUE(devinfo, max_send_queue_size, RDMA_MAX_QUEUE_SIZE);
+	return doca_rdma_cap_get_max_send_queue_size(devinfo, max_send_queue_size);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_message_size(const struct doca_devinfo *devinfo,
                                                               uint32_t *max_message_size)
 {
-	CAP_VALUE(devinfo, max_message_size, RDMA_MAX_MESSAGE_SIZE);
+	return doca_rdma_cap_get_max_message_size(devinfo, max_message_size);
 }
 
 /* Atomics take one buffer on each side; the rest up to RDMA_MAX_BUF_LIST_LEN. */

@@ -128,3 +128,15 @@ doca_error_t wait_done_file(const char *remote_desc_path)
 	DOCA_LOG_INFO("Waiting for the requester to finish (%s)", path);
 	return wait_for_file(path);
 }
+
+doca_error_t copy_param(char *field, size_t size, const char *value, const char *what)
+{
+	size_t len = strnlen(value, size);
+
+	if (len == size) {
+		DOCA_LOG_ERR("%s is longer than %zu characters", what, size - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	memcpy(field, value, len + 1);
+	return DOCA_SUCCESS;
+}

@@ -46,20 +46,6 @@ void set_default_params(struct rdma_params *params)
 	params->cm_addr_type = DOCA_RDMA_ADDR_TYPE_IPv4;
 }
 
-/* Copies a string parameter into a field of `size` bytes, refusing one that
- * does not fit rather than cutting it. */
-static doca_error_t copy_param(char *field, size_t size, const char *value, const char *what)
-{
-	size_t len = strnlen(value, size);
-
-	if (len == size) {
-		DOCA_LOG_ERR("%s is longer than %zu characters", what, size - 1);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	memcpy(field, value, len + 1);
-	return DOCA_SUCCESS;
-}
-
 static doca_error_t device_callback(void *param, void *config)
 {
 	struct rdma_params *params = config;

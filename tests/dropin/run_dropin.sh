@@ -265,69 +265,59 @@ for text in "-d, --device" "-ld, --local-descriptor-path" "-re, --remote-descrip
 	"-w, --write-string" "-g, --gid-index"; do
 	expect "$work/v22-help.log" "$text" || fail "v22: -h lacks \"$text\"" "$work/v22-help.log"
 done
+# pair RESPONDER REQUESTER NAME [mmap]: resp_cmd and req_cmd with the
+# descriptor files of pair NAME (the programs' own flags are appended).
+pair() {
+	local m=()
+	[ "${4:-}" = mmap ] && m=(-m "$d/$3-mmap.desc")
+	resp_cmd=("$1" -d sdoca_lo -ld "$d/$3-resp.desc" -re "$d/$3-req.desc" "${m[@]}")
+	req_cmd=("$2" -d sdoca_lo -ld "$d/$3-req.desc" -re "$d/$3-resp.desc" "${m[@]}")
+}
 for transport in shm tcp; do
 	export SOFTDOCA_TRANSPORT=$transport
 	run="v22/$transport"
 	d="$work/run-v22-$transport"
 	mkdir "$d"
 	text="by a DOCA 2.2 program over $transport, pid $$"
+	w22="RDMA write job was done successfully"
+	w3="RDMA write task was done successfully"
+	i22="RDMA send with immediate job was done successfully"
+	i3="RDMA send with immediate task was done successfully"
+	got="Message received with immediate 0xabcd"
 
-	resp_cmd=("$v22/doca_rdma_write_responder" -d sdoca_lo -ld "$d/w-resp.desc"
-		-re "$d/w-req.desc" -m "$d/w-mmap.desc")
-	req_cmd=("$v22/doca_rdma_write_requester" -d sdoca_lo -ld "$d/w-req.desc"
-		-re "$d/w-resp.desc" -m "$d/w-mmap.desc" -w "written $text" -g 0)
-	check_pair write "Requester has written: \"written $text\"" \
-		"RDMA write job was done successfully"
+	pair "$v22/doca_rdma_write_responder" "$v22/doca_rdma_write_requester" w mmap
+	req_cmd+=(-w "written $text" -g 0)
+	check_pair write "Requester has written: \"written $text\"" "$w22"
 
-	resp_cmd=("$v22/doca_rdma_read_responder" -d sdoca_lo -ld "$d/r-resp.desc"
-		-re "$d/r-req.desc" -m "$d/r-mmap.desc" -r "offered $text")
-	req_cmd=("$v22/doca_rdma_read_requester" -d sdoca_lo -ld "$d/r-req.desc"
-		-re "$d/r-resp.desc" -m "$d/r-mmap.desc")
+	pair "$v22/doca_rdma_read_responder" "$v22/doca_rdma_read_requester" r mmap
+	resp_cmd+=(-r "offered $text")
 	check_pair read "Requester has read" "Read from the responder: \"offered $text\""
 
-	resp_cmd=("$v22/doca_rdma_receive" -d sdoca_lo -ld "$d/s-recv.desc" -re "$d/s-send.desc")
-	req_cmd=("$v22/doca_rdma_send" -d sdoca_lo -ld "$d/s-send.desc" -re "$d/s-recv.desc"
-		-s "sent $text")
+	pair "$v22/doca_rdma_receive" "$v22/doca_rdma_send" s
+	req_cmd+=(-s "sent $text")
 	check_pair send "\"sent $text\"" "RDMA send job was done successfully"
 
-	resp_cmd=("$v22/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/i-recv.desc"
-		-re "$d/i-send.desc")
-	req_cmd=("$v22/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/i-send.desc"
-		-re "$d/i-recv.desc" -s "sent with immediate $text")
-	check_pair send_immediate \
-		"Message received with immediate 0xabcd: \"sent with immediate $text\"" \
-		"RDMA send with immediate job was done successfully"
+	pair "$v22/doca_rdma_receive_immediate" "$v22/doca_rdma_send_immediate" i
+	req_cmd+=(-s "sent with immediate $text")
+	check_pair send_immediate "$got: \"sent with immediate $text\"" "$i22"
 
 	# 2.2 <-> 3.x: a write and sends with immediate, each way.
 	run="v22-3x/$transport"
-	resp_cmd=("$x3/doca_rdma_write_responder" -d sdoca_lo -ld "$d/xw-resp.desc"
-		-re "$d/xw-req.desc" -m "$d/xw-mmap.desc")
-	req_cmd=("$v22/doca_rdma_write_requester" -d sdoca_lo -ld "$d/xw-req.desc"
-		-re "$d/xw-resp.desc" -m "$d/xw-mmap.desc" -w "2.2 to 3.x $text")
-	check_pair write "Requester has written: \"2.2 to 3.x $text\"" \
-		"RDMA write job was done successfully"
+	pair "$x3/doca_rdma_write_responder" "$v22/doca_rdma_write_requester" xw mmap
+	req_cmd+=(-w "2.2 to 3.x $text")
+	check_pair write "Requester has written: \"2.2 to 3.x $text\"" "$w22"
 
-	resp_cmd=("$v22/doca_rdma_write_responder" -d sdoca_lo -ld "$d/yw-resp.desc"
-		-re "$d/yw-req.desc" -m "$d/yw-mmap.desc")
-	req_cmd=("$x3/doca_rdma_write_requester" -d sdoca_lo -ld "$d/yw-req.desc"
-		-re "$d/yw-resp.desc" -m "$d/yw-mmap.desc" -w "3.x to 2.2 $text")
-	check_pair write_to_v22 "Requester has written: \"3.x to 2.2 $text\"" \
-		"RDMA write task was done successfully"
+	pair "$v22/doca_rdma_write_responder" "$x3/doca_rdma_write_requester" yw mmap
+	req_cmd+=(-w "3.x to 2.2 $text")
+	check_pair write_to_v22 "Requester has written: \"3.x to 2.2 $text\"" "$w3"
 
-	resp_cmd=("$x3/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/xi-recv.desc"
-		-re "$d/xi-send.desc")
-	req_cmd=("$v22/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/xi-send.desc"
-		-re "$d/xi-recv.desc" -s "2.2 to 3.x $text")
-	check_pair send_immediate "Message received with immediate 0xabcd: \"2.2 to 3.x $text\"" \
-		"RDMA send with immediate job was done successfully"
+	pair "$x3/doca_rdma_receive_immediate" "$v22/doca_rdma_send_immediate" xi
+	req_cmd+=(-s "2.2 to 3.x $text")
+	check_pair send_immediate "$got: \"2.2 to 3.x $text\"" "$i22"
 
-	resp_cmd=("$v22/doca_rdma_receive_immediate" -d sdoca_lo -ld "$d/yi-recv.desc"
-		-re "$d/yi-send.desc")
-	req_cmd=("$x3/doca_rdma_send_immediate" -d sdoca_lo -ld "$d/yi-send.desc"
-		-re "$d/yi-recv.desc" -s "3.x to 2.2 $text")
-	check_pair send_immediate_to_v22 \
-		"Message received with immediate 0xabcd: \"3.x to 2.2 $text\"" \
-		"RDMA send with immediate task was done successfully"
+	pair "$v22/doca_rdma_receive_immediate" "$x3/doca_rdma_send_immediate" yi
+	req_cmd+=(-s "3.x to 2.2 $text")
+	check_pair send_immediate_to_v22 "$got: \"3.x to 2.2 $text\"" "$i3"
 done
 
 # --- stress: the receiver is gone before the sender progresses --------------

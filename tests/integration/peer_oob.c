@@ -157,6 +157,33 @@ int oob_connect_fd(const char *host, int port)
 	return fd;
 }
 
+void peer_usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s <scenario> server|client [options]\n", prog);
+	exit(2);
+}
+
+void peer_args_parse(int argc, char **argv, struct peer_args *a)
+{
+	*a = (struct peer_args){ .iface = "lo", .host = "127.0.0.1" };
+	if (argc < 3)
+		peer_usage(argv[0]);
+	a->scenario = argv[1];
+	a->server = strcmp(argv[2], "server") == 0;
+	for (int i = 3; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--iface") == 0)
+			a->iface = argv[i + 1];
+		else if (strcmp(argv[i], "--port-file") == 0)
+			a->port_file = argv[i + 1];
+		else if (strcmp(argv[i], "--host") == 0)
+			a->host = argv[i + 1];
+		else if (strcmp(argv[i], "--port") == 0)
+			a->port = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--rounds") == 0)
+			a->rounds = atoi(argv[i + 1]);
+	}
+}
+
 void oob_listen(struct peer *p, const char *port_file)
 {
 	p->listen_fd = oob_listen_fd(port_file);

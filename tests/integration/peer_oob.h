@@ -29,6 +29,18 @@
 
 uint64_t now_ms(void);
 
+/* A peer program's command line: <scenario> server|client [--iface I]
+ * [--port-file F] [--host H] [--port P] [--rounds N]. */
+struct peer_args {
+	const char *scenario;
+	bool server;
+	const char *iface, *port_file, *host;
+	int port, rounds;
+};
+/* Exits 2 with the usage when there is no scenario and role. */
+void peer_args_parse(int argc, char **argv, struct peer_args *a);
+void peer_usage(const char *prog) __attribute__((noreturn));
+
 /* Listens on an ephemeral port written to port_file (a FIFO the test driver
  * reads); returns the listening socket. */
 int oob_listen_fd(const char *port_file);

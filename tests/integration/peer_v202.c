@@ -176,6 +176,18 @@ static doca_error_t wait_epoll(struct side *s, int epfd, struct doca_event *even
 	return status;
 }
 
+/* A side's set-up, event-driven or polling: its epoll instance, or -1. */
+static int begin(struct side *s, bool event_mode)
+{
+	prepare(s, !event_mode);
+	return event_mode ? event_driven(s) : -1;
+}
+
+static doca_error_t wait_result(struct side *s, int epfd, struct doca_event *event)
+{
+	return epfd >= 0 ? wait_epoll(s, epfd, event) : wait_polling(s, event);
+}
+
 /* --- the write snippet --- */
 
 static void write_server(struct side *s, bool epoll_mode)
@@ -192,11 +204,7 @@ static void write_server(struct side *s, bool epoll_mode)
 
 static void write_client(struct side *s, bool epoll_mode)
 {
-	int epfd = -1;
-
-	prepare(s, !epoll_mode);
-	if (epoll_mode)
-		epfd = event_driven(s);
+	int epfd = begin(s, epoll_mode);
 
 	/* Step #1 - Declare and initiate structures */
 	doca_error_t status;
@@ -226,7 +234,7 @@ static void write_client(struct side *s, bool epoll_mode)
 	job_write.dst_buff = dst_buf;
 	CHECK(doca_workq_submit(s->workq, (struct doca_job *)(&job_write)));
 	/* Step #5 - check for the job's result */
-	status = epoll_mode ? wait_epoll(s, epfd, &event) : wait_polling(s, &event);
+	status = wait_result(s, epfd, &event);
 	EXPECT(status == DOCA_SUCCESS, "retrieve: %s", doca_get_error_name(status));
 	EXPECT(rdma_result.result == DOCA_SUCCESS, "write: %s",
 	       doca_get_error_name(rdma_result.result));
@@ -242,11 +250,7 @@ static void write_client(struct side *s, bool epoll_mode)
 
 static void send_imm_server(struct side *s, bool epoll_mode)
 {
-	int epfd = -1;
-
-	prepare(s, !epoll_mode);
-	if (epoll_mode)
-		epfd = event_driven(s);
+	int epfd = begin(s, epoll_mode);
 
 	/* Step #1 - Declare and initiate structures */
 	doca_error_t status;
@@ -269,7 +273,7 @@ static void send_imm_server(struct side *s, bool epoll_mode)
 	CHECK(doca_workq_submit(s->workq, (struct doca_job *)(&job_recv)));
 	oob_send_str(s->oob, "posted");
 	/* Step #4 - check for the job's result */
-	status = epoll_mode ? wait_epoll(s, epfd, &event) : wait_polling(s, &event);
+	status = wait_result(s, epfd, &event);
 	EXPECT(status == DOCA_SUCCESS, "retrieve: %s", doca_get_error_name(status));
 	EXPECT(rdma_result.result == DOCA_SUCCESS, "receive: %s",
 	       doca_get_error_name(rdma_result.result));
@@ -290,11 +294,7 @@ static void send_imm_server(struct side *s, bool epoll_mode)
  * of the two sides, so this one polls. */
 static void send_imm_client(struct side *s, bool epoll_mode)
 {
-	int epfd = -1;
-
-	prepare(s, epoll_mode);
-	if (!epoll_mode)
-		epfd = event_driven(s);
+	int epfd = begin(s, !epoll_mode);
 
 	/* Step #2 - Declare and initiate structures */
 	doca_error_t status;
@@ -321,7 +321,7 @@ static void send_imm_client(struct side *s, bool epoll_mode)
 	job_send.immediate_data = 0xDEADBEEF;
 	CHECK(doca_workq_submit(s->workq, (struct doca_job *)(&job_send)));
 	/* Step #5 - check for the job's result */
-	status = !epoll_mode ? wait_epoll(s, epfd, &event) : wait_polling(s, &event);
+	status = wait_result(s, epfd, &event);
 	EXPECT(status == DOCA_SUCCESS, "retrieve: %s", doca_get_error_name(status));
 	EXPECT(rdma_result.result == DOCA_SUCCESS, "send: %s",
 	       doca_get_error_name(rdma_result.result));
@@ -426,38 +426,26 @@ static const struct scenario scenarios[] = {
 
 int main(int argc, char **argv)
 {
-	const char *iface = "lo", *port_file = NULL, *host = "127.0.0.1";
 	const struct scenario *sc = scenarios;
 	struct side s = { 0 };
-	int port = 0;
+	struct peer_args a;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while (argc >= 3 && sc->name && strcmp(sc->name, argv[1]) != 0)
+	peer_args_parse(argc, argv, &a);
+	while (sc->name && strcmp(sc->name, a.scenario) != 0)
 		sc++;
-	if (argc < 3 || !sc->name) {
-		fprintf(stderr, "usage: %s <scenario> server|client [options]\n", argv[0]);
-		return 2;
-	}
-	s.server = strcmp(argv[2], "server") == 0;
-	for (int i = 3; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--iface") == 0)
-			iface = argv[i + 1];
-		else if (strcmp(argv[i], "--port-file") == 0)
-			port_file = argv[i + 1];
-		else if (strcmp(argv[i], "--host") == 0)
-			host = argv[i + 1];
-		else if (strcmp(argv[i], "--port") == 0)
-			port = atoi(argv[i + 1]);
-	}
+	if (!sc->name)
+		peer_usage(argv[0]);
+	s.server = a.server;
 	doca_log_create_standard_backend();
-	open_device(&s, iface);
+	open_device(&s, a.iface);
 	if (s.server) {
-		EXPECT(port_file, "a server needs --port-file");
-		s.oob = oob_accept_fd(oob_listen_fd(port_file));
+		EXPECT(a.port_file, "a server needs --port-file");
+		s.oob = oob_accept_fd(oob_listen_fd(a.port_file));
 		sc->server(&s, sc->epoll_mode);
 	} else {
-		EXPECT(port > 0, "a client needs --port");
-		s.oob = oob_connect_fd(host, port);
+		EXPECT(a.port > 0, "a client needs --port");
+		s.oob = oob_connect_fd(a.host, a.port);
 		sc->client(&s, sc->epoll_mode);
 	}
 	CHECK(doca_dev_close(s.dev));

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <doca_log.h>
 
@@ -280,11 +279,5 @@ void perf_ep_close(struct perf_ep *ep)
 	}
 	PERF_CHECK(doca_rdma_destroy(ep->rdma));
 	PERF_CHECK(doca_pe_destroy(ep->pe));
-	if (ep->remote_mmap)
-		PERF_CHECK(doca_mmap_destroy(ep->remote_mmap));
-	PERF_CHECK(doca_buf_inventory_destroy(ep->inv));
-	PERF_CHECK(doca_mmap_destroy(ep->mmap));
-	PERF_CHECK(doca_dev_close(ep->dev));
-	munmap(ep->mem, ep->mem_len);
-	free(ep->done_at.v);
+	perf_ep_release_memory(ep);
 }

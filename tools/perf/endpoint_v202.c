@@ -11,7 +11,6 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "perf.h"
 
@@ -192,11 +191,5 @@ void perf_ep_close(struct perf_ep *ep)
 	PERF_CHECK(doca_ctx_stop(ctx));
 	PERF_CHECK(doca_ctx_dev_rm(ctx, ep->dev));
 	PERF_CHECK(doca_rdma_destroy(ep->rdma));
-	if (ep->remote_mmap)
-		PERF_CHECK(doca_mmap_destroy(ep->remote_mmap));
-	PERF_CHECK(doca_buf_inventory_destroy(ep->inv));
-	PERF_CHECK(doca_mmap_destroy(ep->mmap));
-	PERF_CHECK(doca_dev_close(ep->dev));
-	munmap(ep->mem, ep->mem_len);
-	free(ep->done_at.v);
+	perf_ep_release_memory(ep);
 }

@@ -183,6 +183,8 @@ void perf_ep_close(struct perf_ep *ep);
 void perf_ep_prepare(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
 /* Exports this side's mmap to the peer and imports the peer's. */
 void perf_ep_exchange_memory(struct perf_ep *ep, int oob);
+/* The end of perf_ep_close: the mmaps, the inventory, the device, the memory. */
+void perf_ep_release_memory(struct perf_ep *ep);
 /* The slot's local and remote buffers (NULL for zero-length messages). */
 void perf_slot_buffers(struct perf_ep *ep, struct perf_slot *s);
 size_t perf_slot_offset(const struct perf_ep *ep, uint32_t index, bool receive);

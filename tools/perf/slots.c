@@ -122,6 +122,17 @@ void perf_ep_exchange_memory(struct perf_ep *ep, int oob)
 	ep->remote_mem = addr;
 }
 
+void perf_ep_release_memory(struct perf_ep *ep)
+{
+	if (ep->remote_mmap)
+		PERF_CHECK(doca_mmap_destroy(ep->remote_mmap));
+	PERF_CHECK(doca_buf_inventory_destroy(ep->inv));
+	PERF_CHECK(doca_mmap_destroy(ep->mmap));
+	PERF_CHECK(doca_dev_close(ep->dev));
+	munmap(ep->mem, ep->mem_len);
+	free(ep->done_at.v);
+}
+
 static struct doca_buf *buf_at(struct perf_ep *ep, struct doca_mmap *mmap, uint8_t *addr,
                                size_t len, size_t data_len)
 {

@@ -24,20 +24,6 @@ DOCA_LOG_REGISTER(RDMA::COMMON);
 
 /* --- command line ----------------------------------------------------------- */
 
-/* Copies a string parameter into a field of MAX_ARG_SIZE (or `size`) bytes,
- * refusing one that does not fit. */
-static doca_error_t copy_param(char *field, size_t size, const char *value, const char *what)
-{
-	size_t len = strnlen(value, size);
-
-	if (len == size) {
-		DOCA_LOG_ERR("%s is longer than %zu characters", what, size - 1);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	memcpy(field, value, len + 1);
-	return DOCA_SUCCESS;
-}
-
 #define STRING_PARAM(fn, field, what)                                           \
 	static doca_error_t fn(void *param, void *config)                       \
 	{                                                                       \
