@@ -22,6 +22,7 @@
 #include "core/buf.h"
 #include "core/mmap.h"
 #include "core/sdk_log.h"
+#include "core/task.h"
 #include "rdma/rdma.h"
 
 SDOCA_LOG_MODULE(rdma_tasks);
@@ -344,6 +345,59 @@ static const struct rdma_task_type types[RDMA_TASK_KINDS] = {
 	/* The remote sync-event types (sync_event_tasks.c) have no row until
 	 * they have a builder: their *_set_conf refuse. */
 };
+
+/* --- DOCA 2.2 jobs: one pool for every kind, each task submitted by its
+ * kind's row, its completion queued on the work queue --- */
+
+static const struct sdoca_task_type job_type = {
+	.name = "rdma job",
+	.size = sizeof(struct rdma_task),
+	.invoke = sdoca_workq_job_done,
+};
+
+doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth)
+{
+	if (rdma->job_pool.objects && rdma->job_pool.capacity >= depth)
+		return DOCA_SUCCESS;
+	return sdoca_task_pool_setup(&rdma->ctx, &rdma->job_pool, &job_type, depth);
+}
+
+/* doca_workq_submit() checked the context and the work queue's room: what
+ * sdoca_task_alloc() would check. prepare() and the builders set the rest. */
+struct rdma_task *rdma_job_take(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                                union doca_data user_data)
+{
+	struct doca_task *task = sdoca_task_take(&rdma->ctx, &rdma->job_pool, user_data);
+	struct rdma_task *t;
+
+	if (!task)
+		return NULL;
+	t = to_task(task);
+	t->type = &types[kind];
+	t->result_len = 0;
+	t->result_opcode = DOCA_RDMA_OPCODE_RECV_SEND;
+	t->result_imm = 0;
+	t->result_conn = NULL;
+	return t;
+}
+
+doca_error_t rdma_job_post(struct rdma_task *t)
+{
+	doca_error_t status;
+
+	sdoca_task_submitting(&t->base);
+	status = t->type->base.submit(&t->base);
+	if (status != DOCA_SUCCESS) {
+		sdoca_task_not_submitted(&t->base);
+		sdoca_task_give_back(&t->base);
+	}
+	return status;
+}
+
+enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t)
+{
+	return (enum rdma_task_kind)(t->type - types);
+}
 
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)

@@ -12,14 +12,6 @@
 
 #define TASKS_PER_TYPE 256
 
-uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 void pattern_fill(void *buf, size_t len, uint32_t seed)
 {
 	uint8_t *p = buf;

@@ -96,6 +96,16 @@ run_case write --bw -n 300 --conns 4
 run_case read --bw -n 300 --conns 3
 run_case send --bw -n 300 --conns 2
 run_case send --bw -n 20 -a -q 4
+# Through DOCA 2.2's work queue and jobs (--api 202 runs softdoca-perf-v202):
+# both sides, a 3.x server with a 2.2 client and the other way, a passive
+# 2.2 target.
+for test in write write_imm read send send_imm atomic_fa atomic_cs; do
+	SERVER_ARGS="--api 202" run_case "$test" --bw -n 300 --api 202
+	SERVER_ARGS="--api 202" run_case "$test" --lat -n 300 --api 202
+done
+run_case send_imm --bw -n 300 --api 202
+SERVER_ARGS="--api 202" run_case write --lat -n 300
+SERVER_ARGS="--api 202 --passive" run_case read --bw -n 300 --api 202
 
 # Bad input: a clear message and a non-zero exit, never a hang.
 expect_exit() {
@@ -116,6 +126,8 @@ expect_exit 2 "atomics not 8 bytes" "$perf" -t atomic_fa -s 16 127.0.0.1
 expect_exit 2 "unknown test" "$perf" -t scatter 127.0.0.1
 expect_exit 2 "zero connections" "$perf" --conns 0 127.0.0.1
 expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
+expect_exit 2 "an unknown API" "$perf" --api 205 127.0.0.1
+expect_exit 2 "connections of a DOCA 2.2 context" "$perf" --api 202 --conns 2 127.0.0.1
 expect_exit 1 "no server" "$perf" -p 1 127.0.0.1
 expect_exit 0 "help" "$perf" --help
 expect_exit 2 "client without a port" "$perf" -p 0 127.0.0.1

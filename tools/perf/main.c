@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <endian.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,24 @@ static int client(const struct perf_opts *o)
 	return bad ? 1 : 0;
 }
 
+/* --api that is not this binary's: its twin, next to it, runs the test. */
+static int run_twin(char **argv, uint32_t api)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+
+	if (n <= 0)
+		return 1;
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, api == 202 ? "softdoca-perf-v202" : "softdoca-perf");
+	execv(path, argv);
+	fprintf(stderr, "softdoca-perf: cannot run %s for --api %u: %s\n", path, api,
+	        strerror(errno));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct perf_opts o;
@@ -153,6 +172,8 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
+	if (o.api != PERF_API)
+		return run_twin(argv, o.api);
 	perf_clock_init();
 	return o.host ? client(&o) : server(&o);
 }

@@ -61,6 +61,11 @@ static void usage(FILE *f, const char *prog)
 	        "                         blocked in poll() without progress calls, as a DOCA\n"
 	        "                         target sitting in getchar() (the soft NIC's service\n"
 	        "                         thread serves)\n"
+	        "      --api=N            the DOCA API the test runs through: 300 (DOCA 3.x\n"
+	        "                         tasks and progress engine, default) or 202 (DOCA\n"
+	        "                         2.2 jobs and work queue: softdoca-perf-v202, built\n"
+	        "                         for that generation, runs the test); each side\n"
+	        "                         chooses its own\n"
 	        "  -h, --help             this text\n",
 	        prog, prog, PERF_DEFAULT_PORT);
 }
@@ -125,6 +130,8 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "%s: more connections than operations in flight (-q)", "--conns");
 	if (o->mode == PERF_LAT)
 		o->depth = 1;
+	if (o->api == 202 && o->conns > 1)
+		return bad(prog, "%s: a DOCA 2.2 context has one connection", "--conns");
 	if (o->host && o->passive)
 		return bad(prog, "%s is a server option", "--passive");
 	if (o->host && o->port == 0)
@@ -143,7 +150,8 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		OPT_CHECK,
 		OPT_IDLE,
 		OPT_PASSIVE,
-		OPT_CONNS
+		OPT_CONNS,
+		OPT_API
 	};
 	static const struct option longs[] = {
 		{ "test", required_argument, NULL, 't' },
@@ -163,6 +171,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "idle", required_argument, NULL, OPT_IDLE },
 		{ "passive", no_argument, NULL, OPT_PASSIVE },
 		{ "conns", required_argument, NULL, OPT_CONNS },
+		{ "api", required_argument, NULL, OPT_API },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,7 +184,8 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		                 .depth = 128,
 		                 .conns = 1,
 		                 .device = "lo",
-		                 .port = PERF_DEFAULT_PORT };
+		                 .port = PERF_DEFAULT_PORT,
+		                 .api = PERF_API };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:s:an:D:q:d:p:h", longs, NULL)) != -1) {
 		switch (c) {
@@ -222,6 +232,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			if (!parse_u64(optarg, &v, false) || v == 0 || v > PERF_MAX_CONNS)
 				return bad(prog, "--conns: '%s' is not 1..64", optarg);
 			o->conns = (uint32_t)v;
+			break;
+		case OPT_API:
+			if (!parse_u64(optarg, &v, false) || (v != 300 && v != 202))
+				return bad(prog, "--api: '%s' is not 300 or 202", optarg);
+			o->api = (uint32_t)v;
 			break;
 		case 'd':
 			o->device = optarg;

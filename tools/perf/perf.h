@@ -41,6 +41,13 @@ enum perf_mode { PERF_BW, PERF_LAT };
 #define PERF_REGION_CAP (64ull << 20) /* slots of one size share at most this */
 #define PERF_MAX_DEPTH 4096
 #define PERF_MAX_CONNS 64
+/* The API generation this binary runs (the twin softdoca-perf-v202 is
+ * built with PERF_WORKQ and the DOCA 2.2 headers for its endpoint). */
+#ifdef PERF_WORKQ
+#define PERF_API 202
+#else
+#define PERF_API 300
+#endif
 
 struct perf_opts {
 	enum perf_op op;
@@ -62,6 +69,7 @@ struct perf_opts {
 	bool check;
 	uint32_t idle; /* --idle SECONDS: stay connected and idle, report the CPU used */
 	bool passive;  /* --passive: the server makes no progress calls while serving */
+	uint32_t api;  /* --api: 300 (DOCA 3.x tasks) or 202 (DOCA 2.2 jobs, the twin) */
 };
 
 /* What the client tells the server before the run (sent as fixed LE words). */
@@ -99,6 +107,7 @@ struct perf_slot {
 	bool receive;
 	struct doca_task *task;
 	void *typed; /* the task as its own type, for its setters */
+	void *job;   /* DOCA 2.2: the slot's job (endpoint_v202.c) */
 	struct doca_buf *local;
 	struct doca_buf *remote;
 	uint64_t seq; /* the iteration this slot carries now */
@@ -119,6 +128,7 @@ struct perf_ep {
 	struct perf_params params;
 	struct doca_dev *dev;
 	struct doca_pe *pe;
+	struct doca_workq *workq; /* DOCA 2.2: jobs go there (endpoint_v202.c) */
 	struct doca_rdma *rdma;
 	struct doca_rdma_connection *conns[PERF_MAX_CONNS]; /* slot i uses i % num_conns */
 	uint32_t num_conns;
@@ -158,16 +168,53 @@ struct perf_ep {
 size_t perf_stride(uint64_t size);
 uint32_t perf_num_slots(uint64_t size, uint32_t depth);
 
-/* endpoint.c */
+/* endpoint.c (DOCA 3.x tasks) or endpoint_v202.c (DOCA 2.2 jobs, the
+ * softdoca-perf-v202 twin): the DOCA objects, and each slot's operation */
 void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
 void perf_ep_connect(struct perf_ep *ep, int oob);
+void perf_ep_make_slot(struct perf_ep *ep, struct perf_slot *s);
+void perf_ep_release_slot(struct perf_slot *s);
+/* Posts the slot's operation (iteration seq's immediate and operands set). */
+doca_error_t perf_ep_post(struct perf_slot *s, uint64_t seq);
+void perf_ep_close(struct perf_ep *ep);
+
+/* slots.c: the same for every generation */
+/* Opens the device and maps the memory the slots use. */
+void perf_ep_prepare(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
+/* Exports this side's mmap to the peer and imports the peer's. */
+void perf_ep_exchange_memory(struct perf_ep *ep, int oob);
+/* The end of perf_ep_close: the mmaps, the inventory, the device, the memory. */
+void perf_ep_release_memory(struct perf_ep *ep);
+/* The slot's local and remote buffers (NULL for zero-length messages). */
+void perf_slot_buffers(struct perf_ep *ep, struct perf_slot *s);
+size_t perf_slot_offset(const struct perf_ep *ep, uint32_t index, bool receive);
+void perf_count_failure(struct perf_ep *ep, doca_error_t status);
+/* A slot's operation or receive (arrived on connection `conn`) completed. */
+void perf_op_done(struct perf_slot *s, doca_error_t status);
+void perf_receive_done(struct perf_slot *s, doca_error_t status, uint32_t conn, uint32_t len,
+                       doca_be32_t imm);
 /* num_ops operation slots and num_recvs posted receives of `size` bytes. */
 void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t num_recvs);
 void perf_ep_free_slots(struct perf_ep *ep);
 void perf_ep_submit(struct perf_slot *s, uint64_t seq);
 /* Re-posts the receives that completed since (defer_repost). */
 void perf_ep_repost_due(struct perf_ep *ep);
-void perf_ep_close(struct perf_ep *ep);
+
+/* Completes what has completed: the progress engine's callbacks, or the
+ * work queue's events. Inline, as doca_pe_progress was called before. */
+#ifdef PERF_WORKQ
+void perf_ep_progress(struct perf_ep *ep);
+static inline void perf_progress(struct perf_ep *ep)
+{
+	perf_ep_progress(ep);
+}
+#else
+static inline void perf_progress(struct perf_ep *ep)
+{
+	doca_pe_progress(ep->pe);
+}
+#endif
+
 /* clock.c: monotonic nanoseconds, cheap (perf_clock_init() once first). */
 void perf_clock_init(void);
 uint64_t perf_now_ns(void);

@@ -49,7 +49,8 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 		printf(" Data check     : every transferred byte verified\n");
 	else if (o->mode == PERF_BW)
 		printf(" Buffers        : one, shared by all operations in flight (as perftest)\n");
-	printf(" softdoca       : %s\n", softdoca_version());
+	printf(" softdoca       : %-16s DOCA API       : %s\n", softdoca_version(),
+	       o->api == 202 ? "2.2 (doca_workq, jobs)" : "3.x (doca_pe, tasks)");
 	printf(RULE);
 	if (o->mode == PERF_BW)
 		printf(" #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]\n",

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * One message size of a test, on both sides. The client drives; the server
- * serves: passively (doca_pe_progress) for one-sided operations, posting
+ * serves: passively (progress calls) for one-sided operations, posting
  * receives for sends, echoing in the ping-pong latency tests (write, send,
  * and their immediates: perftest's half round trip). Per size:
  *
@@ -80,7 +80,7 @@ static bool broken(const struct perf_ep *ep)
 static void wait_idle(struct perf_ep *ep, struct perf_slot *s)
 {
 	while (s->busy && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 }
 
 static void wait_all_idle(struct perf_ep *ep)
@@ -125,7 +125,7 @@ static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t
 		const uint8_t *flag = last_byte(ep, 1), expected = signal_of(seq);
 
 		while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != expected && !broken(ep))
-			doca_pe_progress(ep->pe);
+			perf_progress(ep);
 		if (ep->check && !broken(ep)) {
 			if (perf_pattern_ok(ep->mem + ep->stride, ep->size - 1, seq))
 				ep->verified++;
@@ -134,7 +134,7 @@ static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t
 		}
 	} else {
 		while (ep->received <= seq && !broken(ep))
-			doca_pe_progress(ep->pe);
+			perf_progress(ep);
 	}
 }
 
@@ -210,11 +210,11 @@ static uint64_t client_bandwidth(struct perf_ep *ep, const struct perf_opts *o, 
 			break;
 		s = &ep->ops[i % ep->num_ops];
 		while (s->busy && !broken(ep))
-			doca_pe_progress(ep->pe);
+			perf_progress(ep);
 		perf_ep_submit(s, i++);
 	}
 	while (ep->completed < i && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 	*t1 = perf_now_ns();
 	return i;
 }
@@ -277,7 +277,7 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 		perf_ep_submit(&ep->ops[(sent + i) % ep->num_ops], sent + i);
 	}
 	while (ep->completed < sent + extra && !lat && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 	if (broken(ep))
 		fail_run(ep);
 	m = recv_msg(oob, MSG_RESULT);
@@ -308,7 +308,7 @@ static void serve_until_message(struct perf_ep *ep, int oob)
 		return;
 	}
 	for (uint32_t n = 1;; n++) {
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 		if ((n & 255) == 0 && perf_oob_readable(oob))
 			return;
 	}
@@ -336,7 +336,8 @@ static void server_check_final(struct perf_ep *ep, uint64_t total, uint32_t slot
 			ep->verified++;
 		else
 			ep->bad++;
-	} else if (op == PERF_WRITE || op == PERF_WRITE_IMM) {
+	} else if (ep->check && (op == PERF_WRITE || op == PERF_WRITE_IMM)) {
+		/* Only --check gives each slot its own buffer (slot_offset). */
 		for (uint32_t k = 0; k < slots && k < total; k++) {
 			uint64_t last = (total - 1 - k) / slots * slots + k;
 
@@ -397,7 +398,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 		extra = ep->recv_posted - sent;
 	send_msg(oob, MSG_EXTRA, extra, 0, 0);
 	while (ep->received < ep->recv_posted && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 	if (!lat || !perf_op_is_pingpong(op))
 		server_check_final(ep, sent + extra, slots);
 	send_msg(oob, MSG_RESULT, ep->verified, ep->bad, ep->failed);
