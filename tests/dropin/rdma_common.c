@@ -230,8 +230,8 @@ doca_error_t register_connection_params(void)
 		  "File holding the peer's connection descriptor (waited for)",
 		  DOCA_ARGP_TYPE_STRING, remote_desc_path_callback, PARAM_OPTIONAL },
 		{ "m", "remote-resource-descriptor-path", "<path>",
-		  "File holding the responder's memory descriptor (the responder writes it, "
-		  "the requester waits for it)",
+		  "File holding the responder's memory or sync event descriptor (the responder "
+		  "writes it, the requester waits for it)",
 		  DOCA_ARGP_TYPE_STRING, remote_mmap_desc_path_callback, PARAM_OPTIONAL },
 		{ "g", "gid-index", "<GID index>", "GID index the RDMA context uses (optional)",
 		  DOCA_ARGP_TYPE_INT, gid_index_callback, PARAM_OPTIONAL },
@@ -482,7 +482,7 @@ doca_error_t destroy_buf_inventory(struct rdma_objects *objs)
 /* Writes `path` whole under a temporary name and renames it, so a peer that
  * polls for it never reads half a file. Like DOCA's samples, refuses to
  * overwrite a file a previous run left. */
-static doca_error_t write_descriptor_file(const char *path, const void *data, size_t len)
+doca_error_t write_descriptor_file(const char *path, const void *data, size_t len)
 {
 	char tmp[MAX_PARAM_LEN + 16];
 	FILE *file;
@@ -533,7 +533,7 @@ static doca_error_t wait_for_file(const char *path)
 }
 
 /* Waits for `path`, then reads it whole into a malloc'd buffer. */
-static doca_error_t read_peer_file(const char *path, char **data, size_t *len)
+doca_error_t read_peer_file(const char *path, char **data, size_t *len)
 {
 	FILE *file;
 	long size;

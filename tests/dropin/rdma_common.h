@@ -136,6 +136,10 @@ doca_error_t run_rdma_context(struct rdma_objects *objs);
 void rdma_task_done(struct rdma_objects *objs, doca_error_t result);
 /* Releases src_buf and dst_buf, which a finished task no longer uses. */
 doca_error_t release_task_bufs(struct rdma_objects *objs);
+/* A descriptor written whole (refusing to overwrite a file a previous run
+ * left), and the peer's read once it is there (bounded wait; malloc'd). */
+doca_error_t write_descriptor_file(const char *path, const void *data, size_t len);
+doca_error_t read_peer_file(const char *path, char **data, size_t *len);
 /* The requester's "finished" (write, read) and the responder's wait for it. */
 doca_error_t signal_peer_done(const struct rdma_params *params);
 doca_error_t wait_peer_done(const struct rdma_params *params);
