@@ -92,18 +92,28 @@ enum sdoca_se_op {
 	SDOCA_SE_OP_ADD,
 };
 
-/* Applies op to the event that owns a live key, returns the value before it
- * (the value read, for GET), and wakes what waits. The caller checked the
- * key, its kind and its permission, and holds off its revocation. */
+/* Applies op to the event that owns a live key and returns the value before
+ * it (the value read, for GET); then sdoca_sync_event_remote_changed()
+ * wakes what waits on it, once the answer has left (the requester's
+ * completion does not wait for a wake-up). The caller checked the key, its
+ * kind and its permission, and holds off its revocation. */
 SDOCA_EXPORT uint64_t sdoca_sync_event_remote_op(void *owner, enum sdoca_se_op op, uint64_t operand,
                                                  uint32_t len);
+SDOCA_EXPORT void sdoca_sync_event_remote_changed(void *owner);
 
 /* How a blocked waiter helps the soft NIC: poll() progresses it while the
- * waiter spins (so a peer's change needs no other thread), sleeping() hands
- * it to the service thread before the waiter sleeps. The soft NIC sets them
- * once; NULL when there is none. */
-typedef void (*sdoca_waiter_hook_fn)(void);
-SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_hook_fn poll, sdoca_waiter_hook_fn sleeping);
+ * waiter spins (so a peer's change needs no other thread) and says whether
+ * it could (false: another thread holds it, or there is none); sleeping()
+ * hands it to the service thread before the waiter sleeps. The soft NIC
+ * sets them once; NULL when there is none. */
+typedef bool (*sdoca_waiter_poll_fn)(void);
+typedef void (*sdoca_waiter_sleeping_fn)(void);
+SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
+                                         sdoca_waiter_sleeping_fn sleeping);
+/* How many times a change woke sleeping waiters in this process: a thread
+ * that changed events (the service thread) gives its CPU up when it moved,
+ * so that a waiter woken on that CPU runs at once. */
+SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void);
 
 /* --- inside libdoca_common --- */
 

@@ -9,7 +9,8 @@
  * and lets the soft NIC progress (the poll hook), so a peer's set or add
  * reaches it without any other thread, in about a transport hop. The
  * _yield forms give the CPU up between rounds (sched_yield), as DOCA
- * documents them. Then it sleeps on a futex - a 32-bit word of the event's,
+ * documents them; so does any round in which the soft NIC was busy in
+ * another thread. Then it sleeps on a futex - a 32-bit word of the event's,
  * wake_seq, not the value, which is 64 bits wide and may live in the
  * program's memory - after handing the soft NIC to its service thread (the
  * sleeping hook), which applies what peers send and wakes it.
@@ -51,12 +52,20 @@ SDOCA_LOG_MODULE(sync_event_wait);
 #define cpu_relax() ((void)0)
 #endif
 
-static _Atomic(sdoca_waiter_hook_fn) hook_poll, hook_sleeping;
+static _Atomic(sdoca_waiter_poll_fn) hook_poll;
+static _Atomic(sdoca_waiter_sleeping_fn) hook_sleeping;
+static _Atomic uint64_t wakes;
 
-SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_hook_fn poll, sdoca_waiter_hook_fn sleeping)
+SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
+                                         sdoca_waiter_sleeping_fn sleeping)
 {
 	atomic_store(&hook_poll, poll);
 	atomic_store(&hook_sleeping, sleeping);
+}
+
+SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void)
+{
+	return atomic_load_explicit(&wakes, memory_order_relaxed);
 }
 
 static void futex_wake_all(_Atomic uint32_t *word)
@@ -69,6 +78,7 @@ void sdoca_se_changed(struct doca_sync_event *ev)
 	if (atomic_load(&ev->sleepers)) {
 		atomic_fetch_add(&ev->wake_seq, 1);
 		futex_wake_all(&ev->wake_seq);
+		atomic_fetch_add_explicit(&wakes, 1, memory_order_relaxed);
 	}
 	/* Attention first: a PE arming its notification right now then sees
 	 * work (doca_pe_request_notification) if it missed the wake. */
@@ -98,16 +108,17 @@ SDOCA_EXPORT uint64_t sdoca_sync_event_remote_op(void *owner, enum sdoca_se_op o
                                                  uint32_t len)
 {
 	struct doca_sync_event *ev = owner;
-	uint64_t old;
 
 	if (op == SDOCA_SE_OP_GET)
 		return sdoca_se_load(ev);
 	if (op == SDOCA_SE_OP_ADD)
-		old = __atomic_fetch_add(ev->value, operand, __ATOMIC_SEQ_CST);
-	else
-		old = set_bytes(ev->value, operand, len);
-	sdoca_se_changed(ev);
-	return old;
+		return __atomic_fetch_add(ev->value, operand, __ATOMIC_SEQ_CST);
+	return set_bytes(ev->value, operand, len);
+}
+
+SDOCA_EXPORT void sdoca_sync_event_remote_changed(void *owner)
+{
+	sdoca_se_changed(owner);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value)
@@ -154,22 +165,24 @@ static bool holds(const struct doca_sync_event *ev, enum sdoca_se_cond cond, uin
 	return sdoca_se_holds(sdoca_se_load(ev), cond, wait_val, mask);
 }
 
-/* Spins up to WAIT_SPIN_NS, progressing the soft NIC; true once it holds. */
+/* Spins up to WAIT_SPIN_NS, progressing the soft NIC; true once it holds.
+ * A round that could not progress it (the service thread has it) gives the
+ * CPU up: on a shared CPU the thread that holds it, or the one that will
+ * change the value, runs then. */
 static bool spin(const struct doca_sync_event *ev, enum sdoca_se_cond cond, uint64_t wait_val,
                  uint64_t mask, bool yield)
 {
 	uint64_t start = now_ns();
 
 	for (;;) {
-		sdoca_waiter_hook_fn poll = atomic_load_explicit(&hook_poll, memory_order_acquire);
+		sdoca_waiter_poll_fn poll = atomic_load_explicit(&hook_poll, memory_order_acquire);
+		bool polled = poll && poll();
 
-		if (poll)
-			poll();
 		if (holds(ev, cond, wait_val, mask))
 			return true;
 		if (now_ns() - start >= WAIT_SPIN_NS)
 			return false;
-		if (yield)
+		if (yield || !polled)
 			sched_yield();
 		else
 			cpu_relax();
@@ -180,7 +193,8 @@ static void sleep_until(struct doca_sync_event *ev, enum sdoca_se_cond cond, uin
                         uint64_t mask)
 {
 	const struct timespec recheck = { .tv_sec = 0, .tv_nsec = WAIT_RECHECK_NS };
-	sdoca_waiter_hook_fn sleeping = atomic_load_explicit(&hook_sleeping, memory_order_acquire);
+	sdoca_waiter_sleeping_fn sleeping =
+	        atomic_load_explicit(&hook_sleeping, memory_order_acquire);
 
 	if (sleeping)
 		sleeping();

@@ -278,25 +278,27 @@ _Static_assert(NIC_OP_EVENT_SET - NIC_OP_EVENT_GET == SDOCA_SE_OP_SET &&
                        NIC_OP_EVENT_ADD - NIC_OP_EVENT_GET == SDOCA_SE_OP_ADD,
                "sync-event opcodes follow enum sdoca_se_op");
 
-/* Real CPU atomics on the event's value (sync_event_wait.c), which also
- * wake its waiters. Under the worker's lock: a revoke waits this out. */
+/* Real CPU atomics on the event's value (sync_event_wait.c); its waiters
+ * are woken once the answer has left. Under the worker's lock: a revoke
+ * waits this out. */
 static enum resp_result respond_event(struct resp *r)
 {
 	const struct nic_msg *m = r->m;
 	struct nic_msg resp = { .opcode = NIC_OP_EVENT_RESP, .seq = m->seq };
 	const struct sdoca_key_region *region = sdoca_keys_peek(&m->key);
 	const char *why = event_refusal(m, region);
+	enum sdoca_se_op op = (enum sdoca_se_op)(m->opcode - NIC_OP_EVENT_GET);
 
 	if (why) {
 		SDOCA_WARN("QP %u: %s %u refused: %s", r->qp->wire_id, nic_opcode_name(m->opcode),
 		           m->seq, why);
 		resp.syndrome = NIC_SYN_REMOTE_ACCESS;
 	} else {
-		resp.value = sdoca_sync_event_remote_op(
-		        region->owner, (enum sdoca_se_op)(m->opcode - NIC_OP_EVENT_GET),
-		        m->operand1, m->len);
+		resp.value = sdoca_sync_event_remote_op(region->owner, op, m->operand1, m->len);
 	}
 	nic_qp_send_control(r->qp, &resp);
+	if (!why && op != SDOCA_SE_OP_GET)
+		sdoca_sync_event_remote_changed(region->owner);
 	return RESP_DONE;
 }
 

@@ -59,7 +59,7 @@ static void quiesce_workers(void)
 }
 
 /* The sync-event waiters' hooks (below nic_worker_progress, which they share). */
-static void waiter_poll(void);
+static bool waiter_poll(void);
 static void waiter_sleeping(void);
 
 uint64_t nic_now_ns(void)
@@ -313,7 +313,7 @@ void nic_worker_settle_losses(struct nic_worker *w, bool peers)
 
 /* Inline in its two callers: LTO then inlines nic_worker_progress, the
  * application's, into rdma_progress as it did with one caller. */
-static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker)
+static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool *locked)
 {
 	/* A plain increment, not a locked one: it only tells the service thread
 	 * that the application still polls; a lost count between two polling
@@ -328,6 +328,8 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker)
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
+	if (locked)
+		*locked = true;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
 	if (!SLIST_EMPTY(&worker->acks))
@@ -351,20 +353,23 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker)
 
 bool nic_worker_progress(struct nic_worker *worker)
 {
-	return worker_progress(worker);
+	return worker_progress(worker, NULL);
 }
 
 /* A thread blocked in a sync-event wait progresses every worker while it
  * spins, as an application's progress would: a peer's change then reaches
- * it in a transport hop, with no other thread woken. */
-static void waiter_poll(void)
+ * it in a transport hop, with no other thread woken. False if another
+ * thread had them all. */
+static bool waiter_poll(void)
 {
 	struct nic_worker *w;
+	bool polled = false;
 
 	pthread_mutex_lock(&workers.lock);
 	LIST_FOREACH(w, &workers.list, link)
-	worker_progress(w);
+	worker_progress(w, &polled);
 	pthread_mutex_unlock(&workers.lock);
+	return polled;
 }
 
 /* ... and before it sleeps, hands them to the service thread at once. */
