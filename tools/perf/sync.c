@@ -21,7 +21,7 @@
  * own time to complete, and an 8-byte write and a fetch-add to the blocked
  * server, one in flight, with the same --gap-us between operations; --bw
  * (sync_set, sync_add) the rate of notify-sets or notify-adds, -q in
- * flight, beside fetch-adds of the same run.
+ * flight, beside fetch-adds of the same run (in alternating turns).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,8 @@
 
 #define COUNTER_OFF 0 /* the server's fetch-add counter */
 #define WRITE_OFF 64  /* where the 8-byte writes land on the server */
-#define LOCAL_OFF 128 /* this side's buffers: 64 bytes per slot */
+#define LOCAL_OFF 128 /* this side's buffers: 16 bytes per slot */
+#define LOCAL_STEP 16
 #define END_MARK UINT64_MAX
 
 enum kind { K_SET, K_ADD, K_WRITE, K_FA };
@@ -127,8 +128,9 @@ static struct doca_buf *buf_at(struct perf_ep *ep, struct doca_mmap *mmap, uint8
 	return b;
 }
 
+/* n operations of a kind; their local buffers from slot `first` on. */
 static void make_ops(struct perf_ep *ep, struct doca_sync_event_remote_net *rev, enum kind kind,
-                     uint32_t n, struct ops *o)
+                     uint32_t n, uint32_t first, struct ops *o)
 {
 	struct doca_rdma_connection *conn = ep->conns[0];
 
@@ -140,7 +142,7 @@ static void make_ops(struct perf_ep *ep, struct doca_sync_event_remote_net *rev,
 	for (uint32_t i = 0; i < n; i++) {
 		struct perf_slot *s = &o->slots[i];
 		union doca_data ud = { .ptr = s };
-		uint8_t *local = ep->mem + LOCAL_OFF + 64 * i;
+		uint8_t *local = ep->mem + LOCAL_OFF + LOCAL_STEP * (first + i);
 
 		*s = (struct perf_slot){ .ep = ep, .index = i };
 		if (kind == K_SET) {
@@ -244,21 +246,19 @@ static void latency(struct perf_ep *ep, struct ops *o, const struct perf_opts *o
 	free(s.v);
 }
 
-/* Every slot kept busy, for -n operations or -D seconds. */
-static void rate(struct perf_ep *ep, struct ops *o, const struct perf_opts *opt,
-                 struct perf_result *r, const char *label)
+/* Every slot kept busy, for n operations or until the deadline (0: none);
+ * adds the operations and the time they took to r. */
+static void rate(struct perf_ep *ep, struct ops *o, uint64_t n, uint64_t deadline,
+                 struct perf_result *r)
 {
-	uint64_t i = 0, t0, t1, deadline = 0;
+	uint64_t i = 0, t0 = perf_now_ns();
 
 	ep->completed = 0;
 	ep->done_at.n = 0;
-	t0 = perf_now_ns();
-	if (opt->duration > 0)
-		deadline = t0 + (uint64_t)(opt->duration * 1e9);
 	while (!ep->failed) {
 		struct perf_slot *s = &o->slots[i % o->n];
 
-		if (deadline ? (i & 63) == 0 && perf_now_ns() >= deadline : i >= opt->iters)
+		if (deadline ? (i & 63) == 0 && perf_now_ns() >= deadline : i >= n)
 			break;
 		while (s->busy && !ep->failed)
 			doca_pe_progress(ep->pe);
@@ -269,10 +269,17 @@ static void rate(struct perf_ep *ep, struct ops *o, const struct perf_opts *opt,
 	while (ep->completed < i && !ep->failed)
 		doca_pe_progress(ep->pe);
 	check_failures(ep);
-	t1 = perf_now_ns();
-	*r = (struct perf_result){ .label = label, .size = 8, .iters = i };
-	r->msg_rate = (double)i / ((double)(t1 - t0) / 1e9);
+	r->iters += i;
+	r->t_avg += (double)(perf_now_ns() - t0); /* ns, until finish_rate() */
+}
+
+static void finish_rate(struct perf_result *r, const char *label)
+{
+	r->label = label;
+	r->size = 8;
+	r->msg_rate = (double)r->iters / (r->t_avg / 1e9);
 	r->bw_avg = r->bw_peak = r->msg_rate * 8;
+	r->t_avg = 0;
 }
 
 /* The server's event value and fetch-add counter against what they must be. */
@@ -301,7 +308,7 @@ static size_t client_latency(struct perf_ep *ep, struct doca_sync_event_remote_n
 	uint64_t *stamp = (uint64_t *)(void *)(ep->mem + LOCAL_OFF);
 	size_t len;
 
-	make_ops(ep, rev, K_SET, 1, &ops);
+	make_ops(ep, rev, K_SET, 1, 0, &ops);
 	perf_send_msg(oob, MSG_WAKE, 0, 0, 0);
 	perf_recv_msg(oob, MSG_READY);
 	latency(ep, &ops, o, stamp, &r[1], "remote notify-set, the whole operation");
@@ -325,36 +332,46 @@ static size_t client_latency(struct perf_ep *ep, struct doca_sync_event_remote_n
 
 	perf_send_msg(oob, MSG_BLOCK, 0, 0, 0);
 	perf_recv_msg(oob, MSG_READY);
-	make_ops(ep, rev, K_WRITE, 1, &ops);
+	make_ops(ep, rev, K_WRITE, 1, 0, &ops);
 	latency(ep, &ops, o, NULL, &r[2], "RDMA write 8 B to the blocked server");
 	free_ops(&ops);
-	make_ops(ep, rev, K_FA, 1, &ops);
+	make_ops(ep, rev, K_FA, 1, 0, &ops);
 	latency(ep, &ops, o, NULL, &r[3], "atomic fetch-add to the blocked server");
 	free_ops(&ops);
 	verify(oob, false, 0, o->iters, NULL, &r[3]);
 	return 4;
 }
 
-/* The notify-set or notify-add rate, then the fetch-add rate, the server
- * blocked throughout. */
+/* The notify-set or notify-add rate beside the fetch-add rate, the server
+ * blocked throughout. Four turns each, alternating, so that the load of a
+ * shared host falls on both alike. */
+#define RATE_TURNS 4
+
 static size_t client_rate(struct perf_ep *ep, struct doca_sync_event_remote_net *rev,
                           const struct perf_opts *o, int oob, struct perf_result *r)
 {
 	bool add = o->op == PERF_SYNC_ADD;
-	struct ops ops;
+	uint64_t turn_ns = (uint64_t)(o->duration * 1e9 / RATE_TURNS);
+	struct ops ev_ops, fa_ops;
 
+	r[0] = r[1] = (struct perf_result){ 0 };
 	perf_send_msg(oob, MSG_BLOCK, 0, 0, 0);
 	perf_recv_msg(oob, MSG_READY);
-	make_ops(ep, rev, add ? K_ADD : K_SET, o->depth, &ops);
-	for (uint32_t i = 0; i < ops.n; i++) /* each notify-set's value: 1 */
-		*(uint64_t *)(void *)(ep->mem + LOCAL_OFF + 64 * i) = 1;
-	rate(ep, &ops, o, &r[0],
-	     add ? "remote notify-add to the blocked server"
-	         : "remote notify-set to the blocked server");
-	free_ops(&ops);
-	make_ops(ep, rev, K_FA, o->depth, &ops);
-	rate(ep, &ops, o, &r[1], "atomic fetch-add to the blocked server, same run");
-	free_ops(&ops);
+	make_ops(ep, rev, add ? K_ADD : K_SET, o->depth, 0, &ev_ops);
+	make_ops(ep, rev, K_FA, o->depth, o->depth, &fa_ops);
+	for (uint32_t i = 0; i < o->depth; i++) /* each notify-set's value: 1 */
+		*(uint64_t *)(void *)(ep->mem + LOCAL_OFF + LOCAL_STEP * i) = 1;
+	for (int turn = 0; turn < RATE_TURNS; turn++) {
+		uint64_t n = o->iters / RATE_TURNS + (turn < (int)(o->iters % RATE_TURNS));
+
+		rate(ep, &ev_ops, n, turn_ns ? perf_now_ns() + turn_ns : 0, &r[0]);
+		rate(ep, &fa_ops, n, turn_ns ? perf_now_ns() + turn_ns : 0, &r[1]);
+	}
+	free_ops(&ev_ops);
+	free_ops(&fa_ops);
+	finish_rate(&r[0], add ? "remote notify-add to the blocked server"
+	                       : "remote notify-set to the blocked server");
+	finish_rate(&r[1], "atomic fetch-add to the blocked server, turns alternating");
 	verify(oob, true, add ? r[0].iters : 1, r[1].iters, &r[0], &r[1]);
 	return 2;
 }
