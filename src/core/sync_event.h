@@ -110,9 +110,10 @@ typedef bool (*sdoca_waiter_poll_fn)(void);
 typedef void (*sdoca_waiter_sleeping_fn)(void);
 SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
                                          sdoca_waiter_sleeping_fn sleeping);
-/* How many times a change woke sleeping waiters in this process: a thread
- * that changed events (the service thread) gives its CPU up when it moved,
- * so that a waiter woken on that CPU runs at once. */
+/* How many times the calling thread's changes woke sleeping waiters: the
+ * service thread gives its CPU up when its own count moved, so that a
+ * waiter it woke on that CPU runs at once (other threads' changes are none
+ * of its business). */
 SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void);
 
 /* --- inside libdoca_common --- */

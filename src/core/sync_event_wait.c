@@ -54,7 +54,7 @@ SDOCA_LOG_MODULE(sync_event_wait);
 
 static _Atomic(sdoca_waiter_poll_fn) hook_poll;
 static _Atomic(sdoca_waiter_sleeping_fn) hook_sleeping;
-static _Atomic uint64_t wakes;
+static __thread uint64_t wakes; /* sleepers woken by this thread's changes */
 
 SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
                                          sdoca_waiter_sleeping_fn sleeping)
@@ -65,7 +65,7 @@ SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
 
 SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void)
 {
-	return atomic_load_explicit(&wakes, memory_order_relaxed);
+	return wakes;
 }
 
 static void futex_wake_all(_Atomic uint32_t *word)
@@ -78,7 +78,7 @@ void sdoca_se_changed(struct doca_sync_event *ev)
 	if (atomic_load(&ev->sleepers)) {
 		atomic_fetch_add(&ev->wake_seq, 1);
 		futex_wake_all(&ev->wake_seq);
-		atomic_fetch_add_explicit(&wakes, 1, memory_order_relaxed);
+		wakes++;
 	}
 	/* Attention first: a PE arming its notification right now then sees
 	 * work (doca_pe_request_notification) if it missed the wake. */

@@ -125,8 +125,8 @@ static enum spin_end spin(struct nic_worker *w)
 		do {
 			nic_unlock(w);
 			/* A submit, a receive posted, a key revoked: let it in. And
-			 * a sync-event waiter just woken, on this CPU perhaps: let
-			 * it run now, not after the spin. */
+			 * a sync-event waiter this thread just woke, on this CPU
+			 * perhaps: let it run now, not after the spin. */
 			if (atomic_load_explicit(&w->lock_waiters, memory_order_relaxed) ||
 			    sdoca_sync_event_wakes() != wakes) {
 				wakes = sdoca_sync_event_wakes();
