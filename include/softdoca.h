@@ -24,8 +24,9 @@ SOFTDOCA_BEGIN_DECLS
 /* softdoca's release, e.g. "0.1.0" (doca_version_runtime() gives the DOCA API level). */
 DOCA_STABLE const char *softdoca_version(void);
 
-/* Memory keys registered in this process: one per started local mmap. A key
- * disappears when its mmap is stopped or destroyed (useful in leak checks). */
+/* Memory keys registered in this process: one per started local mmap and per
+ * started sync event. A key disappears when its mmap or event is stopped or
+ * destroyed (useful in leak checks). */
 DOCA_STABLE uint32_t softdoca_num_memory_keys(void);
 
 struct doca_rdma_connection;

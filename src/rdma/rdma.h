@@ -22,6 +22,7 @@
 #include <doca_rdma.h>
 
 #include "core/ctx.h"
+#include "core/sync_event.h"
 #include "nic/nic.h"
 
 enum rdma_task_kind {
@@ -181,7 +182,11 @@ struct rdma_task_args {
 	struct doca_rdma_connection *conn;
 	const struct doca_buf *src; /* send/write: local source; read: remote source */
 	struct doca_buf *dst;       /* write/atomics: remote; read/receive: local */
-	struct doca_buf *result;    /* atomics: where the original value lands */
+	struct doca_buf *result;    /* atomics, sync-event add: where the value before lands */
+	union { /* the remote sync-event tasks' event (set and add hand it back non-const) */
+		const struct doca_sync_event_remote_net *event;
+		struct doca_sync_event_remote_net *mutable_event;
+	};
 	doca_be32_t imm;
 	uint64_t operand1; /* compare, or the value to add */
 	uint64_t operand2; /* swap */
@@ -253,6 +258,14 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 	DOCA_EXPERIMENTAL type fn(const struct doca_rdma_task_##name *task) \
 	{                                                                   \
 		return task->t.field;                                       \
+	}
+
+/* Every softdoca device has every CPU data-path task. */
+#define RDMA_CAP_SUPPORTED(fn)                                                \
+	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
+	{                                                                     \
+		SDOCA_CHECK_ARG(devinfo);                                     \
+		return DOCA_SUCCESS;                                          \
 	}
 
 /* The body of a public *_allocate_init: a task of the kind with the given

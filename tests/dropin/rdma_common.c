@@ -214,8 +214,8 @@ doca_error_t register_connection_params(void)
 		  "File holding the peer's connection descriptor (waited for)",
 		  DOCA_ARGP_TYPE_STRING, remote_desc_path_callback, PARAM_OPTIONAL },
 		{ "m", "remote-resource-descriptor-path", "<path>",
-		  "File holding the responder's memory descriptor (the responder writes it, "
-		  "the requester waits for it)",
+		  "File holding the responder's memory or sync event descriptor (the responder "
+		  "writes it, the requester waits for it)",
 		  DOCA_ARGP_TYPE_STRING, remote_mmap_desc_path_callback, PARAM_OPTIONAL },
 		{ "g", "gid-index", "<GID index>", "GID index the RDMA context uses (optional)",
 		  DOCA_ARGP_TYPE_INT, gid_index_callback, PARAM_OPTIONAL },

@@ -4,9 +4,10 @@
 # tree and builds them against that prefix alone (pkg-config) three times:
 # meson + ninja with CC, CMake with CC, and meson with clang. For each build
 # and each transport (shared memory, TCP) it runs every pair and checks the
-# bytes that arrived and both exit codes; it checks -h and a refused flag.
-# The DOCA 2.2 programs of v22/ build with meson through the prefix's
-# pkgconfig/doca-2.2 and run as pairs, with each other and with 3.x ones.
+# bytes that arrived (or the sync-event exchange) and both exit codes; it
+# checks -h and a refused flag. The DOCA 2.2 programs of v22/ build with
+# meson through the prefix's pkgconfig/doca-2.2 and run as pairs, with each
+# other and with 3.x ones.
 # Then the stress case, on the meson build: rdma_receive (which stops its
 # context in the completion callback and exits at once) against rdma_send
 # kept busy for a few milliseconds after its submit, STRESS_RUNS times per
@@ -63,7 +64,8 @@ cp -r "$src/v22" "$work/src/"
 
 programs=(rdma_write_requester rdma_write_responder rdma_read_requester rdma_read_responder
 	rdma_send rdma_receive rdma_send_immediate rdma_receive_immediate
-	rdma_write_immediate_requester rdma_write_immediate_responder)
+	rdma_write_immediate_requester rdma_write_immediate_responder
+	rdma_sync_event_requester rdma_sync_event_responder)
 flags="${SDOCA_PROGRAM_FLAGS:-}"
 cc="${CC:-cc}"
 
@@ -246,6 +248,16 @@ for tool in "${builds[@]}"; do
 		check_pair write_immediate \
 			"Requester has written with immediate 0xabcd: \"written with immediate $text\"" \
 			"RDMA write with immediate task was done successfully"
+
+		# Remote sync event: the responder blocks in wait_gt in its RUNNING
+		# callback; the requester sets the event, gets it until the
+		# responder's answer, and notifies completion.
+		resp_cmd=("$bin/doca_rdma_sync_event_responder" -d sdoca_lo -ld "$d/se-resp.desc"
+			-re "$d/se-req.desc" -m "$d/se-event.desc")
+		req_cmd=("$bin/doca_rdma_sync_event_requester" -d sdoca_lo -ld "$d/se-req.desc"
+			-re "$d/se-resp.desc" -m "$d/se-event.desc")
+		check_pair sync_event "The requester notified completion" \
+			"Remote sync event get read the responder's answer: 2"
 	done
 done
 

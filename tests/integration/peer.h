@@ -162,6 +162,7 @@ extern const struct scenario arrival_scenarios[];
 extern const struct scenario cm_scenarios[];
 /* Sets the connection callbacks of peer_cm.c (before the context starts). */
 void peer_cm_callbacks(struct peer *p);
+extern const struct scenario sync_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

@@ -91,6 +91,14 @@ for c in "read --lat" "read --bw" "write --bw" "atomic_fa --lat" "atomic_cs --bw
 	# shellcheck disable=SC2086
 	SERVER_ARGS=--passive run_case $c -n 300
 done
+# Remote sync events: a waiter blocked in wait_gt woken by notify-sets (back
+# to back, and with gaps that let it and the service thread sleep), beside
+# writes and fetch-adds to the blocked server; notify-set and notify-add
+# rates beside fetch-adds. --check: every wake-up came, the sums are exact.
+run_case sync_set --lat -n 300
+run_case sync_set --lat -n 50 --gap-us 200
+run_case sync_add --bw -n 300 -q 16
+run_case sync_set --bw -n 300
 # Several connections: operations spread over them in turn.
 run_case write --bw -n 300 --conns 4
 run_case read --bw -n 300 --conns 3
@@ -124,6 +132,7 @@ expect_exit 2 "unknown option" "$perf" --bogus
 expect_exit 2 "size over 2 GiB" "$perf" -s 3G 127.0.0.1
 expect_exit 2 "atomics not 8 bytes" "$perf" -t atomic_fa -s 16 127.0.0.1
 expect_exit 2 "unknown test" "$perf" -t scatter 127.0.0.1
+expect_exit 2 "sync_add latency" "$perf" -t sync_add --lat 127.0.0.1
 expect_exit 2 "zero connections" "$perf" --conns 0 127.0.0.1
 expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
 expect_exit 2 "an unknown API" "$perf" --api 205 127.0.0.1

@@ -69,6 +69,8 @@ OP_CALLBACK(send)
 OP_CALLBACK(send_imm)
 OP_CALLBACK(atomic_fetch_add)
 OP_CALLBACK(atomic_cmp_swp)
+OP_CALLBACK(remote_net_sync_event_notify_set)
+OP_CALLBACK(remote_net_sync_event_notify_add)
 
 /* ---------------------------------------------------------------- */
 /* set-up                                                             */
@@ -88,6 +90,12 @@ static void configure_tasks(struct perf_ep *ep)
 	                                                    atomic_fetch_add_done, ops));
 	PERF_CHECK(doca_rdma_task_atomic_cmp_swp_set_conf(r, atomic_cmp_swp_done,
 	                                                  atomic_cmp_swp_done, ops));
+	PERF_CHECK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(
+	        r, remote_net_sync_event_notify_set_done, remote_net_sync_event_notify_set_done,
+	        ops));
+	PERF_CHECK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(
+	        r, remote_net_sync_event_notify_add_done, remote_net_sync_event_notify_add_done,
+	        ops));
 	PERF_CHECK(doca_rdma_task_receive_set_conf(r, receive_done, receive_done, recvs));
 	PERF_CHECK(doca_rdma_set_send_queue_size(r, ops));
 	PERF_CHECK(doca_rdma_set_recv_queue_size(r, recvs));

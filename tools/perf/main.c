@@ -64,8 +64,11 @@ static int server(const struct perf_opts *o)
 	printf("softdoca-perf server: running %s %s\n", perf_op_name((enum perf_op)p.op),
 	       p.mode == PERF_BW ? "bandwidth" : "latency");
 	fflush(stdout);
-	while (perf_server_run(&ep, oob))
-		;
+	if (perf_op_is_sync((enum perf_op)p.op))
+		perf_sync_server(&ep, oob);
+	else
+		while (perf_server_run(&ep, oob))
+			;
 	perf_ep_close(&ep);
 	close(oob);
 	return 0;
@@ -114,6 +117,8 @@ static int client(const struct perf_opts *o)
 	else
 		sizes[n++] = o->size;
 	p.max_size = sizes[n - 1];
+	if (perf_op_is_sync(o->op))
+		n = 0; /* rows of their own, not sizes */
 	oob = perf_oob_connect(o->host, o->port);
 	send_params(oob, &p);
 	perf_ep_open(&ep, o, &p);
@@ -129,6 +134,13 @@ static int client(const struct perf_opts *o)
 			fprintf(stderr, "\r%*s\r", 40, "");
 		perf_report_row(o, &results[i]);
 		bad += results[i].bad;
+	}
+	if (perf_op_is_sync(o->op)) {
+		n = perf_sync_client(&ep, o, oob, results);
+		for (size_t i = 0; i < n; i++) {
+			perf_report_row(o, &results[i]);
+			bad += results[i].bad;
+		}
 	}
 	perf_client_finish(oob);
 	perf_report_footer(o);

@@ -16,12 +16,18 @@ static const char *const op_names[PERF_NUM_OPS] = {
 	[PERF_WRITE] = "write",         [PERF_WRITE_IMM] = "write_imm",
 	[PERF_READ] = "read",           [PERF_SEND] = "send",
 	[PERF_SEND_IMM] = "send_imm",   [PERF_ATOMIC_FA] = "atomic_fa",
-	[PERF_ATOMIC_CS] = "atomic_cs",
+	[PERF_ATOMIC_CS] = "atomic_cs", [PERF_SYNC_SET] = "sync_set",
+	[PERF_SYNC_ADD] = "sync_add",
 };
 
 const char *perf_op_name(enum perf_op op)
 {
 	return op_names[op];
+}
+
+bool perf_op_is_sync(enum perf_op op)
+{
+	return op == PERF_SYNC_SET || op == PERF_SYNC_ADD;
 }
 
 bool perf_op_is_pingpong(enum perf_op op)
@@ -37,7 +43,12 @@ static void usage(FILE *f, const char *prog)
 	        "\n"
 	        "Options (both sides; the client's test settings are the ones used):\n"
 	        "  -t, --test=OP          write, write_imm, read, send, send_imm, atomic_fa,\n"
-	        "                         atomic_cs (default write)\n"
+	        "                         atomic_cs (default write); sync_set, sync_add: a\n"
+	        "                         remote sync event's notify-set or notify-add: --lat\n"
+	        "                         (sync_set) the time until the server's waiter,\n"
+	        "                         blocked in doca_sync_event_wait_gt, wakes, beside an\n"
+	        "                         8-byte write to the blocked server; --bw the rate,\n"
+	        "                         beside remote fetch-adds in the same run\n"
 	        "      --bw               measure bandwidth and message rate (default)\n"
 	        "      --lat              measure latency\n"
 	        "  -s, --size=BYTES       message size, K/M/G suffixes allowed (default 65536\n"
@@ -57,6 +68,8 @@ static void usage(FILE *f, const char *prog)
 	        "      --check            verify every transferred byte (slower)\n"
 	        "      --idle=SECONDS     client: once connected, stay idle this long and\n"
 	        "                         report the CPU the process used meanwhile\n"
+	        "      --gap-us=N         sync_set --lat: wait N us between operations (the\n"
+	        "                         server's waiter and service thread then sleep)\n"
 	        "      --passive          server: serve read, atomic and write --bw tests\n"
 	        "                         blocked in poll() without progress calls, as a DOCA\n"
 	        "                         target sitting in getchar() (the soft NIC's service\n"
@@ -108,8 +121,13 @@ static int bad(const char *prog, const char *fmt, const char *arg)
 
 static int check_combination(const char *prog, struct perf_opts *o)
 {
-	bool atomic = o->op == PERF_ATOMIC_FA || o->op == PERF_ATOMIC_CS;
+	bool atomic = o->op == PERF_ATOMIC_FA || o->op == PERF_ATOMIC_CS || perf_op_is_sync(o->op);
 
+	if (o->op == PERF_SYNC_ADD && o->mode == PERF_LAT)
+		return bad(prog, "%s: a notify-add's rate is --bw; the wake-up latency is sync_set",
+		           "-t sync_add --lat");
+	if (perf_op_is_sync(o->op) && o->conns > 1)
+		return bad(prog, "%s: the sync-event tests run on one connection", "--conns");
 	if (atomic) {
 		if (o->size_set && o->size != 8)
 			return bad(prog, "%s: atomics work on 8 bytes exactly", "-s");
@@ -132,6 +150,9 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		o->depth = 1;
 	if (o->api == 202 && o->conns > 1)
 		return bad(prog, "%s: a DOCA 2.2 context has one connection", "--conns");
+	/* the server sends its wake-up samples back in one message of at most 1 MiB */
+	if (o->op == PERF_SYNC_SET && o->mode == PERF_LAT && o->iters > 100000)
+		return bad(prog, "%s: sync_set --lat runs at most 100000 iterations", "-n");
 	if (o->host && o->passive)
 		return bad(prog, "%s is a server option", "--passive");
 	if (o->host && o->port == 0)
@@ -151,7 +172,8 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		OPT_IDLE,
 		OPT_PASSIVE,
 		OPT_CONNS,
-		OPT_API
+		OPT_API,
+		OPT_GAP
 	};
 	static const struct option longs[] = {
 		{ "test", required_argument, NULL, 't' },
@@ -172,6 +194,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "passive", no_argument, NULL, OPT_PASSIVE },
 		{ "conns", required_argument, NULL, OPT_CONNS },
 		{ "api", required_argument, NULL, OPT_API },
+		{ "gap-us", required_argument, NULL, OPT_GAP },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -262,6 +285,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			break;
 		case OPT_PASSIVE:
 			o->passive = true;
+			break;
+		case OPT_GAP:
+			if (!parse_u64(optarg, &v, false) || v > 1000000)
+				return bad(prog, "--gap-us: '%s' is not 0..1000000", optarg);
+			o->gap_us = (uint32_t)v;
 			break;
 		case OPT_IDLE:
 			if (!parse_u64(optarg, &v, false) || v == 0 || v > 3600)

@@ -30,6 +30,8 @@ enum perf_op {
 	PERF_SEND_IMM,
 	PERF_ATOMIC_FA,
 	PERF_ATOMIC_CS,
+	PERF_SYNC_SET, /* a remote sync event's notify-set (sync.c) */
+	PERF_SYNC_ADD, /* ... its notify-add */
 	PERF_NUM_OPS
 };
 
@@ -67,9 +69,10 @@ struct perf_opts {
 	const char *json;
 	bool gbits;
 	bool check;
-	uint32_t idle; /* --idle SECONDS: stay connected and idle, report the CPU used */
-	bool passive;  /* --passive: the server makes no progress calls while serving */
-	uint32_t api;  /* --api: 300 (DOCA 3.x tasks) or 202 (DOCA 2.2 jobs, the twin) */
+	uint32_t idle;   /* --idle SECONDS: stay connected and idle, report the CPU used */
+	bool passive;    /* --passive: the server makes no progress calls while serving */
+	uint32_t api;    /* --api: 300 (DOCA 3.x tasks) or 202 (DOCA 2.2 jobs, the twin) */
+	uint32_t gap_us; /* --gap-us: sync_set --lat waits this long between operations */
 };
 
 /* What the client tells the server before the run (sent as fixed LE words). */
@@ -84,6 +87,8 @@ struct perf_params {
 
 /* options.c */
 const char *perf_op_name(enum perf_op op);
+/* The remote sync-event tests (sync.c), not run size by size. */
+bool perf_op_is_sync(enum perf_op op);
 /* Write, send and their immediates: the peer sees them arrive, so their
  * latency test is a ping-pong (perftest reports half its round trip). */
 bool perf_op_is_pingpong(enum perf_op op);
@@ -218,6 +223,8 @@ static inline void perf_progress(struct perf_ep *ep)
 /* clock.c: monotonic nanoseconds, cheap (perf_clock_init() once first). */
 void perf_clock_init(void);
 uint64_t perf_now_ns(void);
+/* CLOCK_MONOTONIC: the same clock in every process of the host. */
+uint64_t perf_mono_ns(void);
 void perf_fail(const char *what, doca_error_t status);
 #define PERF_CHECK(call)                      \
 	do {                                  \
@@ -232,6 +239,7 @@ bool perf_pattern_ok(const uint8_t *buf, size_t len, uint64_t seed);
 
 /* run.c: one size, both sides. */
 struct perf_result {
+	const char *label; /* a sync-event test's row (NULL: a size's) */
 	uint64_t size;
 	uint64_t iters;
 	double bw_peak; /* bytes per second */
@@ -244,8 +252,35 @@ struct perf_result {
 void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uint64_t size,
                      struct perf_result *r);
 void perf_client_finish(int oob);
+/* The messages between client and server: a tag and three numbers. */
+enum perf_msg_tag {
+	MSG_GO = 1,
+	MSG_READY,
+	MSG_DONE,
+	MSG_EXTRA,
+	MSG_RESULT,
+	MSG_FINISH,
+	MSG_WAKE,  /* sync: the server waits for the client's notify-sets, blocked */
+	MSG_BLOCK, /* sync: the server blocks until the next message */
+	MSG_CHECK, /* sync: the server reports its event's value and counter */
+};
+struct perf_msg {
+	uint64_t tag, a, b, c;
+};
+void perf_send_msg(int fd, enum perf_msg_tag tag, uint64_t a, uint64_t b, uint64_t c);
+/* The next message; exits on a tag other than want (0: any). */
+struct perf_msg perf_recv_msg(int fd, enum perf_msg_tag want);
+/* Minimum, median, average, percentiles of samples in ns (sorts them). */
+void perf_latency_stats(struct perf_samples *s, struct perf_result *r);
 /* Serves one size; returns false when the client said it is finished. */
 bool perf_server_run(struct perf_ep *ep, int oob);
+
+/* sync.c: the sync-event tests. The server exports an event and serves
+ * until the client finishes; the client's rows go to r (returns how many). */
+#define PERF_SYNC_ROWS 4
+void perf_sync_server(struct perf_ep *ep, int oob);
+size_t perf_sync_client(struct perf_ep *ep, const struct perf_opts *o, int oob,
+                        struct perf_result r[PERF_SYNC_ROWS]);
 
 /* report.c */
 void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep);

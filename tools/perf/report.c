@@ -23,6 +23,8 @@ static const char *const titles[PERF_NUM_OPS] = {
 	[PERF_SEND_IMM] = "Send_Imm",
 	[PERF_ATOMIC_FA] = "Atomic FETCH_AND_ADD",
 	[PERF_ATOMIC_CS] = "Atomic CMP_AND_SWAP",
+	[PERF_SYNC_SET] = "Remote sync event NOTIFY_SET",
+	[PERF_SYNC_ADD] = "Remote sync event NOTIFY_ADD",
 };
 
 void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
@@ -41,7 +43,11 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 	printf(" Connection type: RC               Using SRQ      : OFF\n");
 	printf(" TX depth       : %-16u Data ex. method: TCP socket\n",
 	       o->mode == PERF_BW ? o->depth : 1);
-	if (o->mode == PERF_LAT)
+	if (o->mode == PERF_LAT && perf_op_is_sync(o->op))
+		printf(" Latency        : notify-set to the server's waiter waking (same host\n"
+		       "                  clock), and whole operations, one in flight%s\n",
+		       o->gap_us ? ", a gap between" : "");
+	else if (o->mode == PERF_LAT)
 		printf(" Latency        : %s\n", perf_op_is_pingpong(o->op)
 		                                         ? "half of a ping-pong round trip"
 		                                         : "the whole operation (one in flight)");
@@ -69,6 +75,8 @@ static double bw_unit(const struct perf_opts *o, double bytes_per_s)
 
 void perf_report_row(const struct perf_opts *o, const struct perf_result *r)
 {
+	if (r->label)
+		printf(" %s:\n", r->label);
 	if (o->mode == PERF_BW)
 		printf(" %-10lu %-10lu       %-9.2f          %-9.2f          %-9.6f\n",
 		       (unsigned long)r->size, (unsigned long)r->iters, bw_unit(o, r->bw_peak),
@@ -107,6 +115,8 @@ int perf_report_json(const struct perf_opts *o, const struct perf_result *r, siz
 		        "%lu",
 		        (unsigned long)r[i].size, (unsigned long)r[i].iters,
 		        (unsigned long)r[i].verified, (unsigned long)r[i].bad);
+		if (r[i].label)
+			fprintf(f, ", \"label\": \"%s\"", r[i].label);
 		if (o->mode == PERF_BW)
 			fprintf(f,
 			        ", \"bw_peak_mib_s\": %.3f, \"bw_avg_mib_s\": %.3f, "
