@@ -45,10 +45,19 @@ struct softdoca_rdma_counters {
 	uint64_t timeouts;           /* requests failed for want of an answer */
 };
 
-/* Reads the counters of a connection (any state, any thread). */
+/* Reads the counters of a connection (any thread), from its export or
+ * request until its context stops, or until the callback that reported its
+ * end returned. */
 DOCA_STABLE doca_error_t
 softdoca_rdma_connection_get_counters(const struct doca_rdma_connection *rdma_connection,
                                       struct softdoca_rdma_counters *counters);
+
+/* The private data the peer gave when the connection was set up through a
+ * listener: the server's doca_rdma_connection_accept() data, on the client
+ * (DOCA has no call to read it). NULL and 0 if it gave none. */
+DOCA_STABLE doca_error_t
+softdoca_rdma_connection_get_private_data(const struct doca_rdma_connection *rdma_connection,
+                                          const void **private_data, uint8_t *private_data_len);
 
 SOFTDOCA_END_DECLS
 

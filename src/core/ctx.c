@@ -119,7 +119,7 @@ DOCA_STABLE doca_error_t softdoca_v205_doca_ctx_start(struct doca_ctx *ctx)
 
 static bool fully_stopped(const struct doca_ctx *ctx)
 {
-	return ctx->inflight == 0 && ctx->allocated == 0;
+	return ctx->inflight == 0 && ctx->allocated == 0 && atomic_load(&ctx->events) == 0;
 }
 
 static void finish_stop(struct doca_ctx *ctx)
@@ -152,11 +152,16 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	if (!ctx->pe)
 		return DOCA_ERROR_NOT_CONNECTED;
 	if (fully_stopped(ctx)) {
-		/* Nothing to flush or give back: straight to IDLE. */
+		/* Nothing to flush or give back: straight to IDLE, unless the
+		 * library queued an event before its stop silenced it. */
 		if (ctx->ops->stop)
 			ctx->ops->stop(ctx);
-		finish_stop(ctx);
-		return DOCA_SUCCESS;
+		if (fully_stopped(ctx)) {
+			finish_stop(ctx);
+			return DOCA_SUCCESS;
+		}
+		set_state(ctx, DOCA_CTX_STATE_STOPPING);
+		return DOCA_ERROR_IN_PROGRESS;
 	}
 	begin_stop(ctx);
 	return DOCA_ERROR_IN_PROGRESS;
@@ -167,6 +172,14 @@ SDOCA_EXPORT void sdoca_ctx_start_ready(struct doca_ctx *ctx)
 	atomic_store(&ctx->start_ready, true);
 	atomic_store(&ctx->pe->attention, true);
 	sdoca_pe_wake(ctx->pe);
+}
+
+SDOCA_EXPORT void sdoca_event_push(struct doca_ctx *ctx, struct sdoca_event *event)
+{
+	event->task.ctx = ctx;
+	event->task.pool = NULL;
+	atomic_fetch_add(&ctx->events, 1);
+	sdoca_pe_push(ctx->pe, &event->task);
 }
 
 SDOCA_EXPORT void sdoca_ctx_fail(struct doca_ctx *ctx)

@@ -117,6 +117,7 @@ struct doca_ctx {
 	uint32_t num_pools;
 	size_t inflight;          /* submitted, callback not yet run */
 	size_t allocated;         /* allocated and not freed */
+	_Atomic size_t events;    /* library events queued and not yet run */
 	_Atomic bool start_ready; /* STARTING -> RUNNING at the next progress */
 	_Atomic bool failed;      /* fatal error: STOPPING at the next progress */
 	bool stop_logged;
@@ -141,6 +142,18 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 /* Finishes a submitted task: its callback runs in the next doca_pe_progress().
  * Safe to call from the library's service thread. */
 SDOCA_EXPORT void sdoca_task_complete(struct doca_task *task, doca_error_t status);
+
+/* A library's event for the application (a connection's state changed):
+ * run() is called inside doca_pe_progress(), in order with the task
+ * completions queued before and after it. Until it ran the context does not
+ * become IDLE, so the event may point into the library's context. */
+struct sdoca_event {
+	struct doca_task task; /* first; its NULL pool tells an event from a task */
+	void (*run)(struct sdoca_event *event);
+};
+
+/* Queues an event; any thread. An event is queued at most once until it ran. */
+SDOCA_EXPORT void sdoca_event_push(struct doca_ctx *ctx, struct sdoca_event *event);
 
 /* A PENDING start finished: RUNNING at the next doca_pe_progress(). Any thread. */
 SDOCA_EXPORT void sdoca_ctx_start_ready(struct doca_ctx *ctx);

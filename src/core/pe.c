@@ -113,12 +113,26 @@ static struct doca_task *take_completions(struct doca_pe *pe)
 	return oldest_first;
 }
 
+static void run_event(struct doca_task *task)
+{
+	struct sdoca_event *event = sdoca_container_of(task, struct sdoca_event, task);
+	struct doca_ctx *ctx = task->ctx;
+
+	event->run(event);
+	atomic_fetch_sub(&ctx->events, 1);
+}
+
 static void run_callback(struct doca_pe *pe, struct doca_task *task)
 {
 	struct doca_ctx *ctx = task->ctx;
 	struct sdoca_task_pool *pool = task->pool;
-	sdoca_generic_cb_t cb = task->status == DOCA_SUCCESS ? pool->success_cb : pool->error_cb;
+	sdoca_generic_cb_t cb;
 
+	if (SDOCA_UNLIKELY(!pool)) {
+		run_event(task);
+		return;
+	}
+	cb = task->status == DOCA_SUCCESS ? pool->success_cb : pool->error_cb;
 	ctx->inflight--;
 	pe->inflight--;
 	task->state = SDOCA_TASK_ALLOCATED; /* the application owns it again */

@@ -30,11 +30,7 @@ void nic_ack_list(struct nic_qp *qp)
 		qp->ack.listed = true;
 		SLIST_INSERT_HEAD(&w->acks, qp, ack.link);
 	}
-	/* The application may not progress again: the service thread must look.
-	 * Loaded first (set under the lock held here): no locked op per message. */
-	if (atomic_load_explicit(&w->svc_asleep, memory_order_relaxed) &&
-	    atomic_exchange(&w->svc_asleep, false))
-		nic_service_kick();
+	nic_worker_wake_service(w);
 }
 
 void nic_ack_flush(struct nic_qp *qp)

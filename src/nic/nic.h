@@ -133,10 +133,25 @@ enum nic_qp_state {
 	NIC_QP_ERROR,
 };
 
-/* What a QP tells its owner (the RDMA connection). Called with the lock held. */
+/* Why a QP went down (nic_qp_events.down). */
+enum nic_qp_down {
+	NIC_DOWN_UNREACHED, /* connecting through a listener failed: refused,
+	                     * unreachable, timed out, or a bad answer */
+	NIC_DOWN_PEER_LEFT, /* the peer disconnected, or its process went away */
+	NIC_DOWN_ERROR,     /* an error on the connection: a refused request, no
+	                     * answer in time, a malformed message */
+};
+
+/* What a QP tells its owner (the RDMA connection), each at most once, with
+ * the worker lock held, from any thread; never after nic_qp_destroy(). */
 struct nic_qp_events {
-	/* A fatal error: the context goes to STOPPING, as on hardware. */
-	void (*fatal)(void *owner, doca_error_t status);
+	/* Connected both ways: the peer's first message came, or (connecting
+	 * through a listener) the server accepted, with its private data. */
+	void (*up)(void *owner, const void *private_data, size_t len);
+	/* Down: status is what its requests in flight failed with, or
+	 * DOCA_SUCCESS if none did (a peer that left while nothing was in
+	 * flight). */
+	void (*down)(void *owner, enum nic_qp_down why, doca_error_t status);
 };
 
 struct nic_qp_attr {
@@ -174,6 +189,8 @@ struct nic_peer {
 	/* It has connected its side (its first message came): until then
 	 * requests wait for it as for a receive (RNR), not for a timeout. */
 	bool up;
+	/* It disconnected or its process went away (it did not fail). */
+	bool left;
 	/* The transport reported it gone: acted on once every message it sent
 	 * before has been read (nic_worker_settle_losses). */
 	bool lost;
@@ -247,6 +264,13 @@ struct nic_qp {
 	struct nic_resp resp;
 	struct nic_ack ack;
 	struct softdoca_rdma_counters counters;
+	/* The owner heard of it (nic_qp_events), each once. */
+	bool told_up;
+	bool told_down;
+	/* Connecting through a listener (cm.c): the server's answer is awaited
+	 * until the deadline. */
+	bool cm_connecting;
+	uint64_t cm_deadline_ns;
 	/* Life (nic_qp_get/put): one reference for the owner until destroy, one
 	 * for each request in flight and each transfer of the responder's; the
 	 * QP is freed when the last goes. */
@@ -345,6 +369,18 @@ static inline void nic_unlock(struct nic_worker *w)
 
 uint64_t nic_now_ns(void);
 
+void nic_service_kick(void);
+
+/* The service thread must look at the worker (a deferred ACK, a lost peer,
+ * a new deadline) even if it sleeps: the application may not progress
+ * again. Loaded first (set under the lock): no locked op in the common case. */
+static inline void nic_worker_wake_service(struct nic_worker *w)
+{
+	if (atomic_load_explicit(&w->svc_asleep, memory_order_relaxed) &&
+	    atomic_exchange(&w->svc_asleep, false))
+		nic_service_kick();
+}
+
 /* --- qp.c --- */
 
 /* Connection info: what the peer needs to reach this QP (see docs/wire.md). */
@@ -357,6 +393,15 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap);
 /* Connects to the peer described by its connection info (validated here). */
 doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len);
+/* The QP's transport endpoint to its peer is open: takes the peer from its
+ * connection info (checked) and goes to RTS (lock held). */
+void nic_qp_ready(struct nic_qp *qp, const uint8_t *info);
+/* The transport's error callback of a QP's endpoint (arg is the QP). */
+void nic_qp_ep_error(void *arg, doca_error_t status);
+/* The peer's first message came: the QP may be up (lock held). */
+void nic_qp_peer_up(struct nic_qp *qp);
+/* Tells the owner the QP is down, once (lock held). */
+void nic_qp_tell_down(struct nic_qp *qp, enum nic_qp_down why, doca_error_t status);
 /* Ends the QP: flushes what is in flight with status, says goodbye to a
  * connected peer, and frees the QP once the transport let go of it. */
 void nic_qp_destroy(struct nic_qp *qp, doca_error_t status);
@@ -393,6 +438,44 @@ static inline void *nic_qp_owner(const struct nic_qp *qp)
 void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out);
 /* Validates connection info from outside (for the fuzzer too). */
 doca_error_t nic_conn_info_check(const uint8_t *info, size_t len);
+
+/* --- cm.c: connecting QPs through a listening port, as RDMA-CM does --- */
+
+struct nic_listener;
+/* A client's request to connect, until accepted or rejected. */
+struct nic_cm_request;
+/* A request came (lock held, any thread), with the client's private data
+ * (valid during the call) and address. False refuses it at once; true
+ * keeps it until nic_qp_accept() or nic_cm_reject(). */
+typedef bool (*nic_request_fn)(void *arg, struct nic_cm_request *request, const void *private_data,
+                               size_t len, const struct sockaddr *peer, size_t peer_len);
+
+/* Listens on addr (port 0: any free one) of the worker's host. */
+doca_error_t nic_listen(struct nic_worker *worker, const struct sockaddr *addr, size_t addr_len,
+                        nic_request_fn on_request, void *arg, struct nic_listener **listener);
+uint16_t nic_listener_port(const struct nic_listener *listener);
+/* Stops listening; requests not answered yet are refused (and freed: the
+ * owner must forget them). Lock not held. */
+void nic_listener_close(struct nic_listener *listener);
+/* Connects a new QP to the requesting client, answering with this side's
+ * connection info and private_data. Consumes the request, also on failure
+ * (the client then hears a refusal). Lock not held. */
+doca_error_t nic_qp_accept(struct nic_qp *qp, struct nic_cm_request *request,
+                           const void *private_data, size_t len);
+/* Refuses a request and frees it. Lock not held. */
+void nic_cm_reject(struct nic_worker *worker, struct nic_cm_request *request);
+/* Connects a new QP to the listener at addr, sending private_data; the QP
+ * is up (events.up, with the server's private data) when the server
+ * accepted, or down (NIC_DOWN_UNREACHED) when it refused, nobody listens,
+ * or no answer came within timeout_ms. Lock not held. */
+doca_error_t nic_qp_connect_to(struct nic_qp *qp, const struct sockaddr *addr, size_t addr_len,
+                               const void *private_data, size_t len, uint32_t timeout_ms);
+/* A connecting QP's deadline (lock held). */
+void nic_cm_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+/* The connection data each way: the QP's connection info and the private
+ * data. Checks data from outside; points into it. */
+doca_error_t nic_cm_data_parse(const uint8_t *data, size_t len, const uint8_t **info,
+                               size_t *info_len, const uint8_t **private_data, size_t *private_len);
 
 /* --- srq.c --- */
 void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capacity);
@@ -504,6 +587,5 @@ void nic_service_remove(struct nic_worker *worker);
  * every QP's peer (worker.c). */
 bool nic_service_watch_fd(int fd);
 void nic_service_unwatch_fd(int fd);
-void nic_service_kick(void);
 
 #endif /* SDOCA_NIC_NIC_H_ */

@@ -150,15 +150,14 @@ doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
 
 /* Called inside the transport's progress, maybe before the peer's last
  * messages were read: the loss waits for nic_worker_settle_losses(). */
-static void on_ep_error(void *arg, doca_error_t status)
+void nic_qp_ep_error(void *arg, doca_error_t status)
 {
 	struct nic_qp *qp = arg;
 
 	(void)status;
 	qp->peer.lost = true;
 	qp->worker->losses_pending = true;
-	if (atomic_load(&qp->worker->svc_asleep) && atomic_exchange(&qp->worker->svc_asleep, false))
-		nic_service_kick();
+	nic_worker_wake_service(qp->worker);
 }
 
 static bool same_host(const uint8_t *info)
@@ -171,27 +170,11 @@ static bool same_host(const uint8_t *info)
 	       pidns == sdoca_get_le64(info + INFO_PIDNS);
 }
 
-doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
+void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 {
-	struct nic_worker *w = qp->worker;
 	struct nic_msg hello = { .opcode = NIC_OP_HELLO };
-	doca_error_t status = nic_conn_info_check(info, len);
-	bool local;
+	bool local = same_host(info);
 
-	if (status != DOCA_SUCCESS)
-		return status;
-	local = same_host(info);
-	nic_lock(w);
-	if (qp->state != NIC_QP_INIT) {
-		nic_unlock(w);
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "connection is already connected or failed");
-	}
-	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, on_ep_error, qp,
-	                         &qp->ep);
-	if (status != DOCA_SUCCESS) {
-		nic_unlock(w);
-		return status;
-	}
 	qp->peer.node = sdoca_get_le64(info + INFO_NODE);
 	qp->peer.pid = sdoca_get_le32(info + INFO_PID);
 	qp->peer.wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
@@ -205,10 +188,51 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 	 * the first real request does not pay for it. */
 	nic_qp_send_control(qp, &hello);
 	nic_resp_connected(qp);
-	nic_unlock(w);
 	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer.wire_id,
 	          qp->peer.pid, local ? "this host" : "another host");
-	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
+{
+	struct nic_worker *w = qp->worker;
+	doca_error_t status = nic_conn_info_check(info, len);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	nic_lock(w);
+	if (qp->state != NIC_QP_INIT || qp->cm_connecting) {
+		nic_unlock(w);
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "connection is already connected or failed");
+	}
+	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, nic_qp_ep_error, qp,
+	                         &qp->ep);
+	if (status == DOCA_SUCCESS) {
+		nic_qp_ready(qp, info);
+		/* The peer may have connected first: its HELLO came already. */
+		if (qp->peer.up)
+			nic_qp_peer_up(qp);
+	}
+	nic_unlock(w);
+	return status;
+}
+
+void nic_qp_peer_up(struct nic_qp *qp)
+{
+	qp->peer.up = true;
+	if (qp->told_up || qp->state != NIC_QP_RTS || qp->detached)
+		return;
+	qp->told_up = true;
+	if (qp->events && qp->events->up)
+		qp->events->up(qp->owner, NULL, 0);
+}
+
+void nic_qp_tell_down(struct nic_qp *qp, enum nic_qp_down why, doca_error_t status)
+{
+	if (qp->told_down || qp->detached)
+		return;
+	qp->told_down = true;
+	if (qp->events && qp->events->down)
+		qp->events->down(qp->owner, why, status);
 }
 
 /* Control messages: the header lives here until the transport is done with it. */
@@ -299,8 +323,7 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 		nic_resp_abandon(qp);
 		nic_comp_flush(qp, status);
 	}
-	if (!qp->detached && qp->events && qp->events->fatal)
-		qp->events->fatal(qp->owner, status);
+	nic_qp_tell_down(qp, qp->peer.left ? NIC_DOWN_PEER_LEFT : NIC_DOWN_ERROR, status);
 	nic_qp_put(qp);
 }
 
@@ -314,6 +337,7 @@ void nic_qp_peer_lost(struct nic_qp *qp, const char *how)
 		return;
 	}
 	snprintf(why, sizeof(why), "peer lost: %s", how);
+	qp->peer.left = true;
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true, why);
 }
 

@@ -94,10 +94,14 @@ static void disconnected(struct nic_qp *qp)
 	if (qp->state != NIC_QP_RTS && qp->state != NIC_QP_INIT)
 		return;
 	SDOCA_DBG("QP %u: the peer disconnected", qp->wire_id);
-	qp->state = NIC_QP_CLOSED;
-	if (qp->req.num_inflight > 0)
+	qp->peer.left = true;
+	if (qp->req.num_inflight > 0) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "the peer disconnected with requests in flight");
+		return;
+	}
+	qp->state = NIC_QP_CLOSED;
+	nic_qp_tell_down(qp, NIC_DOWN_PEER_LEFT, DOCA_SUCCESS);
 }
 
 /* Transport receive callback; the worker lock is held. */
@@ -120,7 +124,8 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		return false;
 	}
 	qp->peer.heard = true;
-	qp->peer.up = true;
+	if (SDOCA_UNLIKELY(!qp->peer.up))
+		nic_qp_peer_up(qp);
 	if (nic_op_is_request(m.opcode)) {
 		/* A piggybacked ACK is applied after this side's next request leaves
 		 * (or at the next progress): what the peer asks for first, as a NIC
@@ -356,6 +361,8 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 			qp->peer.last_heard_ns = now_ns;
 			qp->peer.heard = false;
 		}
+		if (SDOCA_UNLIKELY(qp->cm_connecting))
+			nic_cm_timers(qp, now_ns, &next);
 		nic_comp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
 			nic_resp_timers(qp, now_ns, &next);

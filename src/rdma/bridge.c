@@ -6,6 +6,7 @@
  * domains, memory regions) behind a softdoca device, so none can be handed
  * out or taken in.
  */
+#include <doca_rdma.h>
 #include <doca_rdma_bridge.h>
 
 #include "core/sdk_log.h"
@@ -44,5 +45,33 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_get_mmap_mkey_from_pd(const stru
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(pd);
 	SDOCA_CHECK_ARG(mkey);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_prepare_connection(
+        struct doca_rdma *rdma, struct rdma_cm_id *cm_id, struct doca_rdma_connection **conn)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(cm_id);
+	SDOCA_CHECK_ARG(conn);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_accept(struct doca_rdma *rdma, void *private_data,
+                                                       uint8_t private_data_len,
+                                                       struct doca_rdma_connection *conn)
+{
+	(void)private_data;
+	(void)private_data_len;
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(conn);
+	SDOCA_NOT_SUPPORTED(NO_VERBS);
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_established(struct doca_rdma *rdma,
+                                                            struct doca_rdma_connection *conn)
+{
+	SDOCA_CHECK_ARG(rdma);
+	SDOCA_CHECK_ARG(conn);
 	SDOCA_NOT_SUPPORTED(NO_VERBS);
 }

@@ -27,13 +27,12 @@ static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
 	if (status != DOCA_SUCCESS)
 		return status;
 	nic_srq_init(&rdma->srq, rdma->worker, rdma->recv_queue_size);
-	rdma->conns = calloc(rdma->max_num_connections, sizeof(*rdma->conns));
-	if (!rdma->conns) {
+	status = rdma_connections_start(rdma);
+	if (status != DOCA_SUCCESS) {
 		nic_worker_put(rdma->worker);
 		rdma->worker = NULL;
-		return DOCA_ERROR_NO_MEMORY;
+		return status;
 	}
-	rdma->num_conns = 0;
 	*how = ctx->api_version >= 300 ? SDOCA_START_DEFERRED : SDOCA_START_PENDING;
 	return DOCA_SUCCESS;
 }
@@ -112,6 +111,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doc
 	r->transport_type = DOCA_RDMA_TRANSPORT_TYPE_RC;
 	r->mtu = DOCA_MTU_SIZE_4K_BYTES;
 	r->max_num_connections = 1;
+	r->connection_request_timeout = RDMA_DEFAULT_CM_TIMEOUT_MS;
 	r->rnr_retry_count = NIC_RNR_INFINITE;
 	r->timeout_ms = default_timeout_ms();
 	*rdma = r;

@@ -46,15 +46,90 @@ enum rdma_task_kind {
 #define RDMA_MAX_MESSAGE_SIZE NIC_MAX_MESSAGE
 #define RDMA_MAX_CONNECTIONS 1024
 #define RDMA_DEFAULT_TIMEOUT_MS 2000
+/* No answer from a listener in this long: the attempt fails. */
+#define RDMA_DEFAULT_CM_TIMEOUT_MS 5000
+
+/*
+ * A connection's life (connection.c; docs/design.md "Connections"):
+ *
+ *   FREE -> REQUESTED (a client asks this server)   -> CONNECTING (accepted)
+ *   FREE -> CONNECTING (exported, or connect_to_addr) -> ESTABLISHED
+ *   CONNECTING / ESTABLISHED -> CLOSED (disconnected, by either side)
+ *                            -> FAILED (refused, unreachable, an error)
+ *   CLOSED / FAILED -> FREE once the application heard it (its callback ran)
+ *
+ * The soft NIC's QP reports up and down with the worker lock held, from any
+ * thread; the application hears of it through events queued on its PE
+ * (connection_request, established, failure, disconnection callbacks), in
+ * order with the task completions. A slot goes back to FREE only when none
+ * of its events is queued, behind RDMA_CONN_QUARANTINE other free slots, with
+ * its generation bumped: a stale id is refused, and so is a stale handle
+ * until that many connections came after it.
+ *
+ * Connections that fail alone: when the context has connection callbacks or
+ * more than one connection, a connection that goes down flushes its own
+ * tasks and the context stays RUNNING. A DOCA 2.5 context, or a 3.x one
+ * with one connection and no callbacks, goes to STOPPING as on hardware.
+ */
+enum rdma_conn_state {
+	RDMA_CONN_FREE,
+	RDMA_CONN_REQUESTED,
+	RDMA_CONN_CONNECTING,
+	RDMA_CONN_ESTABLISHED,
+	RDMA_CONN_CLOSED,
+	RDMA_CONN_FAILED,
+};
+
+#define RDMA_CONN_QUARANTINE 64
+#define RDMA_PRIVATE_DATA_MAX 255 /* DOCA's private data length is a uint8_t */
+
+/* An RDMA-CM style address (rdma_cm.c). */
+struct doca_rdma_addr {
+	enum doca_rdma_addr_type type;
+	char text[64]; /* the address as doca_rdma_addr_get_params gives it */
+	uint16_t port;
+	_Alignas(8) unsigned char sockaddr[128]; /* a struct sockaddr_storage */
+	size_t sockaddr_len;
+};
+
+enum rdma_conn_event_kind {
+	RDMA_EVENT_REQUEST,
+	RDMA_EVENT_UP,
+	RDMA_EVENT_DOWN,
+	RDMA_EVENT_KINDS,
+};
+
+struct rdma_conn_event {
+	struct sdoca_event base;
+	struct doca_rdma_connection *conn;
+	enum rdma_conn_event_kind kind;
+};
+
+struct rdma_listener;
 
 struct doca_rdma_connection {
 	struct doca_rdma *rdma;
-	uint32_t id;
+	uint16_t index; /* in the context's table */
+	uint16_t generation;
+	/* Not FREE: read without the lock by the checks of handles from outside. */
+	_Atomic bool in_use;
+	/* The fields below change with the worker lock held. */
+	enum rdma_conn_state state;
+	bool via_cm;                    /* made through a listener (either side) */
+	bool local_close;               /* this side disconnected */
+	bool reported_up;               /* the application heard it is established */
+	bool finished;                  /* back to FREE once no event is queued */
+	uint8_t queued;                 /* its events queued and not yet run */
+	struct nic_cm_request *request; /* REQUESTED: the client's request */
+	struct rdma_listener *listener; /* ... which came to this listener */
 	union doca_data user_data;
-	struct nic_qp *qp;
+	struct nic_qp *qp; /* set and cleared by the application's thread */
 	uint8_t *blob;
 	size_t blob_len;
-	bool connected;
+	struct doca_rdma_addr peer;                  /* via_cm: the other side's address */
+	uint8_t private_data[RDMA_PRIVATE_DATA_MAX]; /* the peer's, if it gave any */
+	uint8_t private_len;
+	struct rdma_conn_event events[RDMA_EVENT_KINDS];
 	struct softdoca_rdma_counters final_counters; /* kept when the QP goes */
 };
 
@@ -76,11 +151,22 @@ struct doca_rdma {
 	uint8_t rnr_retry_count;
 	uint32_t timeout_ms;
 	struct sdoca_task_pool pools[RDMA_TASK_KINDS];
+	doca_rdma_connection_request_cb_t request_cb;
+	doca_rdma_connection_established_cb_t established_cb;
+	doca_rdma_connection_failure_cb_t failure_cb;
+	doca_rdma_connection_disconnection_cb_t disconnect_cb;
 	/* while started */
 	struct nic_worker *worker;
 	struct nic_srq srq;
-	struct doca_rdma_connection **conns;
-	uint16_t num_conns;
+	bool isolated;                      /* a connection that goes down fails alone (above) */
+	struct doca_rdma_connection *conns; /* the table: max + quarantine slots */
+	uint32_t num_slots;
+	uint16_t *free_slots; /* a ring, oldest freed first */
+	uint32_t free_head;
+	uint32_t num_free;
+	uint32_t live;                         /* slots not FREE */
+	struct doca_rdma_connection *implicit; /* the first exported (DOCA 2.5) */
+	struct rdma_listener *listeners;
 };
 
 /* What the application gives a task: *_allocate_init and the setters. */
@@ -197,6 +283,7 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
                              struct rdma_task **task);
 
 /* connection.c */
+doca_error_t rdma_connections_start(struct doca_rdma *rdma);
 doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
                          struct doca_rdma_connection **conn);
 doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t len,
@@ -205,9 +292,33 @@ doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t 
  * QP connection info inside, which nic_qp_connect() checks. */
 doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **info,
                                   size_t *info_len);
+/* A connection that never got going goes back (lock not held). */
+void rdma_conn_abandon(struct doca_rdma_connection *conn);
+/* Checks a handle from outside for function fn: a live connection. */
+doca_error_t rdma_conn_check(const struct doca_rdma_connection *conn, const char *fn);
+#define RDMA_CHECK_CONN(conn)                                          \
+	do {                                                           \
+		doca_error_t check_ = rdma_conn_check(conn, __func__); \
+		if (check_ != DOCA_SUCCESS)                            \
+			return check_;                                 \
+	} while (0)
 /* The connection a DOCA 2.5 program means (it has exactly one). */
 struct doca_rdma_connection *rdma_implicit_connection(struct doca_rdma *rdma);
+/* Whether conn is a live connection of rdma (a handle from outside). */
+bool rdma_conn_valid(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn);
+/* A free slot as a new connection in state (lock held); NULL when all
+ * max_num_connections are used. */
+struct doca_rdma_connection *rdma_conn_alloc(struct doca_rdma *rdma, enum rdma_conn_state state);
+/* The connection ended (lock held): FREE once its events ran. */
+void rdma_conn_finish(struct doca_rdma_connection *conn);
+/* A QP for the connection (lock not held). */
+doca_error_t rdma_conn_create_qp(struct doca_rdma_connection *conn);
+/* Queues one of the connection's events (lock held). */
+void rdma_conn_push(struct doca_rdma_connection *conn, enum rdma_conn_event_kind kind);
 void rdma_connections_stop(struct doca_rdma *rdma);
 void rdma_connections_free(struct doca_rdma *rdma);
+
+/* rdma_cm.c */
+void rdma_listeners_close(struct doca_rdma *rdma);
 
 #endif /* SDOCA_RDMA_RDMA_H_ */

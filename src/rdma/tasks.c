@@ -280,9 +280,9 @@ static doca_error_t submit_request(struct doca_task *task)
 
 	prepare(t);
 	if (!t->args.conn || !t->args.conn->qp)
-		SDOCA_FAIL(
-		        DOCA_ERROR_INVALID_VALUE,
-		        "task has no connection (or its connection belongs to a stopped context)");
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "task has no connection, or its connection was disconnected (or "
+		           "belongs to a stopped context)");
 	status = t->type->build(t);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -353,14 +353,6 @@ doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind
 	                                 num_tasks);
 }
 
-static bool connection_of(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn)
-{
-	for (uint16_t i = 0; i < rdma->num_conns; i++)
-		if (rdma->conns[i] == conn)
-			return true;
-	return false;
-}
-
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
                              union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **out)
@@ -371,7 +363,7 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
 	doca_error_t status;
 
 	SDOCA_CHECK_ARG(rdma);
-	if (type->connected && !connection_of(rdma, args->conn))
+	if (type->connected && !rdma_conn_valid(rdma, args->conn))
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s task: the connection is NULL or belongs to another context",
 		           type->base.name);

@@ -488,14 +488,44 @@ static void ep_closed(void *request, ucs_status_t status, void *user_data)
 	free(ep);
 }
 
+/* Destroys the endpoint's transport connections at once. */
+static void force_close(struct ucx_ep *ep)
+{
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+		                UCP_OP_ATTR_FIELD_USER_DATA,
+		.flags = UCP_EP_CLOSE_FLAG_FORCE,
+		.cb.send = ep_closed,
+		.user_data = ep,
+	};
+	void *request = ucp_ep_close_nbx(ep->ucp, &param);
+
+	if (request == NULL || UCS_PTR_IS_ERR(request))
+		free(ep);
+	else
+		ep->worker->closing++;
+}
+
+static void ep_flushed(void *request, ucs_status_t status, void *user_data)
+{
+	struct ucx_ep *ep = user_data;
+
+	(void)status;
+	ucp_request_free(request);
+	ep->worker->closing--;
+	force_close(ep);
+}
+
+/* A graceful close is a flush, then a forced close: with peer failure
+ * handling, UCX's own graceful close returns at once and keeps the
+ * connections (TCP sockets) until the peer breaks them, a leak per
+ * connection a long-lived worker closes (bench/RESULTS.md). */
 static void ep_close(struct xport_ep *xep, bool force)
 {
 	struct ucx_ep *ep = to_ep(xep);
 	ucp_request_param_t param = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-		                UCP_OP_ATTR_FIELD_USER_DATA,
-		.flags = (force || ep->state == UCX_EP_FAILED) ? UCP_EP_CLOSE_FLAG_FORCE : 0,
-		.cb.send = ep_closed,
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+		.cb.send = ep_flushed,
 		.user_data = ep,
 	};
 	void *request;
@@ -507,9 +537,13 @@ static void ep_close(struct xport_ep *xep, bool force)
 		free(ep);
 		return;
 	}
-	request = ucp_ep_close_nbx(ep->ucp, &param);
+	if (force || ep->state == UCX_EP_FAILED) {
+		force_close(ep);
+		return;
+	}
+	request = ucp_ep_flush_nbx(ep->ucp, &param);
 	if (request == NULL || UCS_PTR_IS_ERR(request))
-		free(ep);
+		force_close(ep);
 	else
 		ep->worker->closing++;
 }

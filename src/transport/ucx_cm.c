@@ -290,8 +290,16 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l)
 
 	for (struct ucx_cm_conn *c = l->worker->conns; c; c = c->next)
 		waiting += c->listener && !c->delivered;
-	while ((fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		struct ucx_cm_conn *c = waiting < MAX_UNANSWERED ? conn_new(l->worker, fd) : NULL;
+	for (;;) {
+		struct sockaddr_storage peer;
+		socklen_t peer_len = sizeof(peer);
+		struct ucx_cm_conn *c;
+
+		fd = accept4(l->fd, (struct sockaddr *)&peer, &peer_len,
+		             SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			break;
+		c = waiting < MAX_UNANSWERED ? conn_new(l->worker, fd) : NULL;
 
 		if (!c || watch(l->worker, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
 			SDOCA_WARN("port %u: a connection request was dropped (%u waiting)",
@@ -304,6 +312,9 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l)
 			continue;
 		}
 		c->listener = l;
+		_Static_assert(sizeof(c->super.peer) == sizeof(peer), "a sockaddr_storage");
+		memcpy(c->super.peer, &peer, sizeof(peer));
+		c->super.peer_len = peer_len;
 		waiting++;
 		n++;
 	}

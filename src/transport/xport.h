@@ -51,6 +51,9 @@ struct xport_conn_request {
 	const struct xport_ops *ops;
 	const void *data;
 	size_t data_len;
+	/* The client's address: a struct sockaddr_storage (not included here). */
+	_Alignas(8) unsigned char peer[128];
+	size_t peer_len;
 };
 
 /* Connection data, each way, at most this long (the soft NIC's connection

@@ -1,12 +1,13 @@
 /*
- * Fuzz target: the connection set-up handshake's decoder (ucx_cm_parse), on
- * arbitrary bytes arriving in arbitrary pieces, as from a hostile client on
- * a listening port.
+ * Fuzz target: the two decoders of a connection set-up through a listener,
+ * on arbitrary bytes, as from a hostile client on a listening port.
  *
- * Input: one byte saying how many bytes each recv() brings (1..256), then
- * the stream. Whatever the pieces, the decoder must ask for no more than a
- * message needs, never read past what arrived, and come to the same verdict
- * as on the whole stream at once.
+ * Input: one byte; odd: the handshake stream (ucx_cm_parse), arriving in
+ * pieces of (byte >> 1) + 1 bytes per recv(): whatever the pieces, the
+ * decoder must ask for no more than a message needs, never read past what
+ * arrived, and come to the same verdict as on the whole stream at once.
+ * Even: the soft NIC's connection data inside (nic_cm_data_parse): what it
+ * accepts lies within the input and adds up to it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include <doca_log.h>
 
+#include "nic/nic.h"
 #include "transport/ucx.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -50,6 +52,23 @@ static enum ucx_cm_parsed feed(const uint8_t *stream, size_t size, size_t piece,
 	}
 }
 
+static void connection_data(const uint8_t *data, size_t size)
+{
+	/* An exact-size copy, so that ASan sees a read one byte past the end. */
+	uint8_t *copy = malloc(size ? size : 1);
+	const uint8_t *info, *pd;
+	size_t info_len, pd_len;
+
+	if (!copy)
+		return;
+	memcpy(copy, data, size);
+	if (nic_cm_data_parse(copy, size, &info, &info_len, &pd, &pd_len) == DOCA_SUCCESS &&
+	    (info != copy + 4 || 4 + info_len + pd_len != size ||
+	     (pd_len && pd != info + info_len) || (!pd_len && pd)))
+		abort();
+	free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t buf[UCX_CM_MAX_MSG];
@@ -59,7 +78,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	verdict = feed(data + 1, size - 1, 1 + (size_t)data[0], buf, &msg, &have);
+	if (!(data[0] & 1)) {
+		connection_data(data + 1, size - 1);
+		return 0;
+	}
+	verdict = feed(data + 1, size - 1, 1 + (size_t)(data[0] >> 1), buf, &msg, &have);
 	if (verdict == UCX_CM_WHOLE) {
 		if (msg.addr < buf || msg.addr + msg.addr_len > buf + have ||
 		    (msg.data && msg.data + msg.data_len > buf + have) ||

@@ -10,6 +10,7 @@
  * listener's worker at its next progress, and its answer the client's.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -745,6 +746,20 @@ static doca_error_t connect_to(struct xport_worker *worker, const struct sockadd
 	}
 	r->super.data = copy;
 	r->super.ops = &fake_xport_ops;
+	/* The client's address: loopback, as far as the fake knows. */
+	if (addr->sa_family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)r->super.peer;
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_addr = in6addr_loopback;
+		r->super.peer_len = sizeof(*in6);
+	} else {
+		struct sockaddr_in *in = (struct sockaddr_in *)r->super.peer;
+
+		in->sin_family = AF_INET;
+		in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		r->super.peer_len = sizeof(*in);
+	}
 	r->client = e;
 	e->connecting = true;
 	e->connected = connected;
