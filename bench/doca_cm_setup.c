@@ -129,17 +129,9 @@ static void open_device(struct side *s, const char *name)
 		DIE("no device named '%s' (softdoca-info lists them)", name);
 }
 
-/* Sets as many connections as the rounds need, or the most the library takes
- * if it caps them lower (softdoca: 1024; a disconnected connection's slot
- * is then expected to be reused). */
-static void set_max_connections(struct doca_rdma *rdma, uint32_t want)
-{
-	uint16_t n = want > 65535 ? 65535 : (uint16_t)want;
-
-	if (doca_rdma_set_max_num_connections(rdma, n) == DOCA_SUCCESS)
-		return;
-	CHECK(doca_rdma_set_max_num_connections(rdma, n < 1024 ? n : 1024));
-}
+/* Room for the connections: one at a time here, but a disconnected one may
+ * hold its slot a while (softdoca reuses a slot behind 64 other free ones). */
+#define MAX_CONNECTIONS 1024
 
 static void wait_running(struct side *s)
 {
@@ -472,7 +464,7 @@ static int run_server(const struct cm_opts *o)
 	CHECK(doca_rdma_set_connection_state_callbacks(s->side.rdma, server_request,
 	                                               server_established, server_failure,
 	                                               server_disconnected));
-	set_max_connections(s->side.rdma, 65535);
+	CHECK(doca_rdma_set_max_num_connections(s->side.rdma, MAX_CONNECTIONS));
 	CHECK(doca_rdma_task_receive_set_conf(s->side.rdma, server_received, server_receive_error,
 	                                      TASKS));
 	CHECK(doca_rdma_task_send_set_conf(s->side.rdma, server_sent, server_sent, TASKS));
@@ -642,7 +634,7 @@ static int run_client(const struct cm_opts *o)
 	CHECK(doca_rdma_set_connection_state_callbacks(c->side.rdma, client_request,
 	                                               client_established, client_failure,
 	                                               client_disconnected));
-	set_max_connections(c->side.rdma, total + 1);
+	CHECK(doca_rdma_set_max_num_connections(c->side.rdma, MAX_CONNECTIONS));
 	CHECK(doca_rdma_task_receive_set_conf(c->side.rdma, client_received, client_receive_error,
 	                                      TASKS));
 	CHECK(doca_rdma_task_send_set_conf(c->side.rdma, client_sent, client_sent, TASKS));
