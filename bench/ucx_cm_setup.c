@@ -128,6 +128,11 @@ static void ucx_open(struct ucx *u, bool event)
 	 * (tcp, event-fd waits). */
 	if (!getenv("UCX_USE_MT_MUTEX"))
 		UCS_CHECK(ucp_config_modify(config, "USE_MT_MUTEX", "y"));
+	/* A server started again on the port within a minute finds the last
+	 * run's connections in TIME_WAIT there: without it, bind fails (UCX's
+	 * default is n; softdoca's listener sets SO_REUSEADDR). */
+	if (!getenv("UCX_CM_REUSEADDR") && !getenv("UCX_TCP_CM_REUSEADDR"))
+		UCS_CHECK(ucp_config_modify(config, "CM_REUSEADDR", "y"));
 	UCS_CHECK(ucp_config_modify(config, "WARN_UNUSED_ENV_VARS", "n"));
 	UCS_CHECK(ucp_init(&params, config, &u->ctx));
 	ucp_config_release(config);
