@@ -9,8 +9,11 @@
 #
 # CM_N timed connections (1000) after CM_W warm-up ones (10), CM_ROUNDS
 # rounds (3) with UCX and softdoca alternating: medians over the rounds, and
-# the median of the per-round ratios. When softdoca's RDMA-CM calls report
-# DOCA_ERROR_NOT_SUPPORTED (doca_cm_setup exits with 3), only UCX runs.
+# the median of the per-round ratios. CM_VARIANTS (shm tcp tcp+mutex) names
+# the rows: a transport, and "+mutex" runs softdoca with UCX_USE_MT_MUTEX=y
+# in its environment, as ucx_cm_setup always runs (see below). When
+# softdoca's RDMA-CM calls report DOCA_ERROR_NOT_SUPPORTED (doca_cm_setup
+# exits with 3), only UCX runs.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,7 @@ CM_N=${CM_N:-1000}
 CM_W=${CM_W:-10}
 CM_ROUNDS=${CM_ROUNDS:-3}
 CM_PORT=${CM_PORT:-19800}
+CM_VARIANTS=${CM_VARIANTS:-shm tcp tcp+mutex}
 TMP=$(mktemp -d /tmp/sdoca-cm.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 if [ ! -x "$UCX_BIN" ] || [ ! -x "$DOCA_BIN" ]; then
@@ -35,34 +39,42 @@ ucx_tls() { [ "$1" = shm ] && echo sm,self,tcp || echo tcp,self; }
 
 SOFTDOCA_CM=yes # "no" once doca_cm_setup reported NOT_SUPPORTED
 
-# run_pair NAME CMD... : a pinned server on $CM_PORT, then the pinned client
-# against it. Prints the client's result row (n median p99 mean min max); the
-# server's and client's output stay in $TMP/NAME.srv, $TMP/NAME.cli. Returns
-# the first failing exit status (3: not supported). Runs in a subshell: the
-# caller moves CM_PORT on.
+# run_pair NAME CMD... : a pinned server on $CM_PORT, then, once the server
+# says it waits, the pinned client against it. Prints the client's result row
+# (n median p99 mean min max); the server's and client's output stay in
+# $TMP/NAME.srv, $TMP/NAME.cli. Returns the first failing exit status (3: not
+# supported). Runs in a subshell: the caller moves CM_PORT on.
 run_pair() {
-	local name=$1 rc=0 server
+	local name=$1 rc=0 src=0 server fd line ready=no
 	shift
-	taskset -c 0 "$@" -s -p "$CM_PORT" >"$TMP/$name.srv" 2>&1 &
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo"
+	taskset -c 0 "$@" -s -p "$CM_PORT" >"$TMP/fifo" 2>&1 &
 	server=$!
-	# the server's "waiting for a client", or its exit (bounded: 10 s)
-	for _ in $(seq 500); do
-		grep -q "waiting for a client" "$TMP/$name.srv" && break
-		kill -0 $server 2>/dev/null || break
-		read -r -t 0.02 <> <(:) || true
+	exec {fd}<"$TMP/fifo"
+	: >"$TMP/$name.srv"
+	# its "waiting for a client" line; EOF if it left, nothing for 10 s if stuck
+	while IFS= read -r -t 10 -u "$fd" line; do
+		echo "$line" >>"$TMP/$name.srv"
+		case $line in *"waiting for a client"*)
+			ready=yes
+			break
+			;;
+		esac
 	done
-	if ! grep -q "waiting for a client" "$TMP/$name.srv"; then
-		wait $server || rc=$?
-		[ $rc -ne 0 ] || rc=1
-		return $rc
+	if [ $ready = yes ]; then
+		taskset -c 1 "$@" -n "$CM_N" -w "$CM_W" -p "$CM_PORT" 127.0.0.1 >"$TMP/$name.cli" 2>&1 ||
+			rc=$?
 	fi
-	taskset -c 1 "$@" -n "$CM_N" -w "$CM_W" -p "$CM_PORT" 127.0.0.1 >"$TMP/$name.cli" 2>&1 || rc=$?
-	if [ $rc -ne 0 ]; then
+	if [ $ready = no ] || [ $rc -ne 0 ]; then
 		kill $server 2>/dev/null || true
-		wait $server 2>/dev/null || true
-		return $rc
 	fi
-	wait $server || return $?
+	cat <&"$fd" >>"$TMP/$name.srv" # the rest, until the server exits
+	exec {fd}<&-
+	wait $server || src=$?
+	[ $rc -ne 0 ] || rc=$src
+	[ $ready = yes ] || [ $rc -ne 0 ] || rc=1
+	[ $rc -eq 0 ] || return $rc
 	awk '/^#n/ { getline; print; exit }' "$TMP/$name.cli"
 }
 
@@ -71,30 +83,37 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 
 ROWS=()
 NOTES=()
-for transport in shm tcp; do
-	tls=$(ucx_tls $transport)
+for variant in $CM_VARIANTS; do
+	transport=${variant%%+*}
+	tls=$(ucx_tls "$transport")
+	sd_env=()
+	label="$transport (UCX_TLS=$tls)"
+	if [ "$variant" != "$transport" ]; then
+		sd_env=(UCX_USE_MT_MUTEX=y)
+		label="$transport, softdoca with UCX_USE_MT_MUTEX=y"
+	fi
 	us=() up=() ss=() sp=() rs=()
 	for round in $(seq "$CM_ROUNDS"); do
-		echo "cm_setup: $transport round $round: UCX" >&2
+		echo "cm_setup: $variant round $round: UCX" >&2
 		CM_PORT=$((CM_PORT + 1))
-		row=$(UCX_TLS=$tls UCX_NET_DEVICES=lo run_pair ucx-$transport "$UCX_BIN") || {
-			echo "ucx_cm_setup failed ($transport):" >&2
-			cat "$TMP/ucx-$transport.srv" "$TMP/ucx-$transport.cli" >&2 2>/dev/null || true
+		row=$(UCX_TLS=$tls UCX_NET_DEVICES=lo run_pair "ucx-$variant" "$UCX_BIN") || {
+			echo "ucx_cm_setup failed ($variant):" >&2
+			cat "$TMP/ucx-$variant.srv" "$TMP/ucx-$variant.cli" >&2 2>/dev/null || true
 			exit 1
 		}
 		us+=("$(echo "$row" | awk '{ print $2 }')")
 		up+=("$(echo "$row" | awk '{ print $3 }')")
 		[ $SOFTDOCA_CM = yes ] || continue
-		echo "cm_setup: $transport round $round: softdoca" >&2
+		echo "cm_setup: $variant round $round: softdoca" >&2
 		CM_PORT=$((CM_PORT + 1))
 		rc=0
-		row=$(run_pair doca-$transport "$DOCA_BIN" -x $transport) || rc=$?
+		row=$(run_pair "doca-$variant" env "${sd_env[@]}" "$DOCA_BIN" -x "$transport") || rc=$?
 		if [ $rc -eq 3 ]; then
 			SOFTDOCA_CM=no
 			continue
 		elif [ $rc -ne 0 ]; then
-			echo "doca_cm_setup failed ($transport, exit $rc):" >&2
-			cat "$TMP/doca-$transport.srv" "$TMP/doca-$transport.cli" >&2 2>/dev/null || true
+			echo "doca_cm_setup failed ($variant, exit $rc):" >&2
+			cat "$TMP/doca-$variant.srv" "$TMP/doca-$variant.cli" >&2 2>/dev/null || true
 			exit 1
 		fi
 		ss+=("$(echo "$row" | awk '{ print $2 }')")
@@ -107,13 +126,13 @@ for transport in shm tcp; do
 	else
 		S="n/a" SP="n/a" R="-"
 	fi
-	ROWS+=("| $transport (UCX_TLS=$tls) | $S | $U | $R | $SP / $UP |")
+	ROWS+=("| $label | $S | $U | $R | $SP / $UP |")
 	for side in ucx doca; do
 		if [ $side = doca ] && [ $SOFTDOCA_CM = no ]; then
 			continue
 		fi
-		NOTES+=("$side $transport: $(sed -n 's/^resources: \(.*\) over the timed rounds/\1/p' \
-			"$TMP/$side-$transport.cli" "$TMP/$side-$transport.srv" | paste -sd ';' - |
+		NOTES+=("$side $variant: $(sed -n 's/^resources: \(.*\) over the timed rounds/\1/p' \
+			"$TMP/$side-$variant.cli" "$TMP/$side-$variant.srv" | paste -sd ';' - |
 			sed 's/;/; /g')")
 	done
 done
@@ -127,8 +146,10 @@ echo "the server's active-message answer arrives), then an untimed disconnect."
 echo "\`bench/cm_setup.sh\`: $CM_N connections after $CM_W warm-up, $CM_ROUNDS rounds, UCX and"
 echo "softdoca alternating; medians over the rounds and the median of the per-round"
 echo "ratios. Server on cpu0, client on cpu1, both sleeping on their event fd between"
-echo "events. UCX with UCX_USE_MT_MUTEX=y: its async thread shares the pinned CPU, and"
-echo "with the default spinlock a median connection took 7.9 ms instead of 0.7 (tcp)."
+echo "events. ucx_cm_setup sets UCX_USE_MT_MUTEX=y: UCX's async thread (it handles the"
+echo "sockets) shares the pinned CPU, and with the default spinlock the waiting thread"
+echo "spins out its time slice (UCX's median over TCP: 7.9 ms instead of 0.7). softdoca"
+echo "keeps UCX's default; the last row gives it the same setting."
 echo
 echo "| transport | softdoca median us | UCX listener median us | ratio | p99 us softdoca / UCX |"
 echo "|---|---|---|---|---|"
