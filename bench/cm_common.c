@@ -16,16 +16,20 @@
 static void usage(FILE *f, const char *prog, bool with_doca)
 {
 	fprintf(f,
-	        "usage: %s -s [options] [LISTEN_ADDR]   server (default 127.0.0.1)\n"
+	        with_doca ? "usage: %s -s [options]                 server (every address of the "
+	                    "host)\n"
+	                  : "usage: %s -s [options] [LISTEN_ADDR]   server (default 127.0.0.1)\n",
+	        prog);
+	fprintf(f,
 	        "       %s [options] SERVER_ADDR        client: connects -n times, timed\n"
 	        "  -p PORT     TCP port (default %d)\n"
 	        "  -n N        timed connections (default %d)\n"
 	        "  -w N        untimed warm-up connections first (default %d)\n"
 	        "  -b          busy-poll instead of sleeping on the event fd between events\n"
-	        "  -v          client: describe the first timed connection\n"
 	        "  -t SECONDS  bound on one round (client) or an idle spell (server), default %d\n",
-	        prog, prog, CM_DEFAULT_PORT, CM_DEFAULT_ITERS, CM_DEFAULT_WARMUP,
-	        CM_DEFAULT_TIMEOUT_S);
+	        prog, CM_DEFAULT_PORT, CM_DEFAULT_ITERS, CM_DEFAULT_WARMUP, CM_DEFAULT_TIMEOUT_S);
+	if (!with_doca)
+		fprintf(f, "  -v          client: print the first timed endpoint's lanes\n");
 	if (with_doca)
 		fprintf(f,
 		        "  -x shm|tcp  softdoca's transport (sets SOFTDOCA_TRANSPORT)\n"
@@ -53,7 +57,7 @@ static bool parse_u32(const char *s, uint32_t max, uint32_t *out)
 int cm_parse(int argc, char **argv, struct cm_opts *o, bool with_doca)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	const char *optstring = with_doca ? "sp:n:w:bvt:x:d:h" : "sp:n:w:bvt:h";
+	const char *optstring = with_doca ? "sp:n:w:bt:x:d:h" : "sp:n:w:bvt:h";
 	uint32_t v;
 	char *end;
 	int c;

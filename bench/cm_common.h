@@ -25,7 +25,7 @@ struct cm_opts {
 	uint32_t iters;        /* -n: timed connections */
 	uint32_t warmup;       /* -w: untimed connections first */
 	bool busy;             /* -b: poll without sleeping (default: sleep on the event fd) */
-	bool verbose;          /* -v: what the connection is made of (ucx_cm_setup: its lanes) */
+	bool verbose;          /* -v (ucx_cm_setup): print the endpoint's lanes */
 	double timeout_s;      /* -t */
 	const char *transport; /* -x shm|tcp (doca_cm_setup only) */
 	const char *device;    /* -d (doca_cm_setup only) */
