@@ -8,6 +8,8 @@
 #                  what one copy between two processes of this host can reach
 #   plot:          write bandwidth vs message size, softdoca and ucp_am_bw, shm and
 #                  TCP -> bench/bw_vs_size.png (gnuplot, installed when missing)
+#   set-up:        connection set-up, RDMA-CM style calls vs UCX's listener
+#                  (bench/cm_setup.sh; UCX only while softdoca lacks RDMA-CM)
 # over shared memory (UCX_TLS=sm,self, as softdoca's shm mode) and TCP loopback
 # (tcp,self). Server pinned to cpu0, client to cpu1, for both tools.
 #
@@ -253,5 +255,7 @@ fi
 	echo
 	echo "Data: \`bench/bw_vs_size.dat\`, one run per point, 128 writes in flight for softdoca."
 } >>"$OUT"
+echo >>"$OUT"
+"$ROOT/bench/cm_setup.sh" "$BUILD" >>"$OUT"
 rm -f /tmp/sdoca-bench.out /tmp/sdoca-bench.ucx /tmp/sdoca-bench.idle /tmp/sdoca-bench.srv
 cat "$OUT"
