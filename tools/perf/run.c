@@ -398,7 +398,8 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	send_msg(oob, MSG_EXTRA, extra, 0, 0);
 	while (ep->received < ep->recv_posted && !broken(ep))
 		doca_pe_progress(ep->pe);
-	if (!lat || !perf_op_is_pingpong(op))
+	/* Without --check the writes share one buffer and carry no pattern. */
+	if (ep->check && (!lat || !perf_op_is_pingpong(op)))
 		server_check_final(ep, sent + extra, slots);
 	send_msg(oob, MSG_RESULT, ep->verified, ep->bad, ep->failed);
 	if (broken(ep))
