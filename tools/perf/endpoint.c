@@ -256,7 +256,11 @@ void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct pe
 	size_t stride = perf_stride(p->max_size);
 	size_t region = perf_num_slots(p->max_size, p->depth) * stride;
 
-	*ep = (struct perf_ep){ .params = *p, .check = p->check != 0, .passive = o->passive };
+	*ep = (struct perf_ep){ .params = *p,
+		                .check = p->check != 0,
+		                .passive = o->passive,
+		                .client = o->host != NULL,
+		                .cm_port = o->cm_port };
 	if (o->transport && setenv("SOFTDOCA_TRANSPORT", o->transport, 1) != 0)
 		exit(1);
 	open_device(ep, o->device);
@@ -281,17 +285,20 @@ void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct pe
 	configure_tasks(ep);
 	ep->num_conns = p->conns ? p->conns : 1;
 	PERF_CHECK(doca_rdma_set_max_num_connections(ep->rdma, (uint16_t)ep->num_conns));
+	if (p->cm)
+		perf_cm_configure(ep);
 	PERF_CHECK(doca_pe_connect_ctx(ep->pe, doca_rdma_as_ctx(ep->rdma)));
 	PERF_CHECK(doca_ctx_start(doca_rdma_as_ctx(ep->rdma)));
 }
 
-void perf_ep_connect(struct perf_ep *ep, int oob)
+/* Connection i of each side is made from the other's blob i, over oob. */
+static void connect_by_blobs(struct perf_ep *ep, int oob)
 {
+	uint64_t t0 = perf_now_ns();
 	enum doca_ctx_states state;
 	const void *blob;
 	size_t len;
-	void *peer, *addr;
-	size_t range;
+	void *peer;
 
 	for (uint32_t i = 0; i < ep->num_conns; i++) {
 		PERF_CHECK(doca_rdma_export(ep->rdma, &blob, &len, &ep->conns[i]));
@@ -304,6 +311,20 @@ void perf_ep_connect(struct perf_ep *ep, int oob)
 		doca_pe_progress(ep->pe);
 		PERF_CHECK(doca_ctx_get_state(doca_rdma_as_ctx(ep->rdma), &state));
 	} while (state != DOCA_CTX_STATE_RUNNING);
+	ep->setup_ns = perf_now_ns() - t0;
+}
+
+void perf_ep_connect(struct perf_ep *ep, int oob)
+{
+	const void *blob;
+	size_t len;
+	void *peer, *addr;
+	size_t range;
+
+	if (ep->params.cm)
+		perf_cm_connect(ep, oob);
+	else
+		connect_by_blobs(ep, oob);
 	PERF_CHECK(doca_mmap_export_rdma(ep->mmap, ep->dev, &blob, &len));
 	perf_oob_send(oob, blob, len);
 	peer = perf_oob_recv(oob, &len);
