@@ -29,7 +29,14 @@ DOCA_STABLE const char *softdoca_version(void);
  * destroyed (useful in leak checks). */
 DOCA_STABLE uint32_t softdoca_num_memory_keys(void);
 
+struct doca_devinfo;
 struct doca_rdma_connection;
+
+/* The most connections one RDMA context on this device can hold: the largest
+ * value doca_rdma_set_max_num_connections() accepts (1024 on every softdoca
+ * device). DOCA has no capability query for it. */
+DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
+        const struct doca_devinfo *devinfo, uint32_t *max_num_connections);
 
 /* What one RDMA connection did, as seen from this side. */
 struct softdoca_rdma_counters {

@@ -421,6 +421,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+/* softdoca.h: DOCA has no query for this limit (doca_rdma_set_max_num_connections). */
+DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
+        const struct doca_devinfo *devinfo, uint32_t *max_num_connections)
+{
+	CAP_VALUE(devinfo, max_num_connections, RDMA_MAX_CONNECTIONS);
+}
+
 /* --- the GPU and DPA data paths --- */
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,

@@ -117,12 +117,16 @@ void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct pe
 	configure_tasks(ep);
 	ep->num_conns = p->conns ? p->conns : 1;
 	PERF_CHECK(doca_rdma_set_max_num_connections(ep->rdma, (uint16_t)ep->num_conns));
+	if (p->cm)
+		perf_cm_configure(ep);
 	PERF_CHECK(doca_pe_connect_ctx(ep->pe, doca_rdma_as_ctx(ep->rdma)));
 	PERF_CHECK(doca_ctx_start(doca_rdma_as_ctx(ep->rdma)));
 }
 
-void perf_ep_connect(struct perf_ep *ep, int oob)
+/* Connection i of each side is made from the other's blob i, over oob. */
+static void connect_by_blobs(struct perf_ep *ep, int oob)
 {
+	uint64_t t0 = perf_now_ns();
 	enum doca_ctx_states state;
 	const void *blob;
 	size_t len;
@@ -139,6 +143,15 @@ void perf_ep_connect(struct perf_ep *ep, int oob)
 		doca_pe_progress(ep->pe);
 		PERF_CHECK(doca_ctx_get_state(doca_rdma_as_ctx(ep->rdma), &state));
 	} while (state != DOCA_CTX_STATE_RUNNING);
+	ep->setup_ns = perf_now_ns() - t0;
+}
+
+void perf_ep_connect(struct perf_ep *ep, int oob)
+{
+	if (ep->params.cm)
+		perf_cm_connect(ep, oob);
+	else
+		connect_by_blobs(ep, oob);
 	perf_ep_exchange_memory(ep, oob);
 }
 

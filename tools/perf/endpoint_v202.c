@@ -68,12 +68,19 @@ void perf_ep_connect(struct perf_ep *ep, int oob)
 	const void *blob;
 	size_t len;
 	void *peer;
+	uint64_t t0 = perf_now_ns();
 
+	if (ep->params.cm) {
+		fprintf(stderr, "softdoca-perf: --cm: DOCA 2.2 has no RDMA-CM calls (a peer "
+		                "runs --api 202)\n");
+		exit(1);
+	}
 	PERF_CHECK(doca_rdma_export(ep->rdma, &blob, &len));
 	perf_oob_send(oob, blob, len);
 	peer = perf_oob_recv(oob, &len);
 	PERF_CHECK(doca_rdma_connect(ep->rdma, peer, len));
 	free(peer);
+	ep->setup_ns = perf_now_ns() - t0;
 	perf_ep_exchange_memory(ep, oob);
 }
 

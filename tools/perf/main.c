@@ -19,11 +19,14 @@
 
 #include "perf.h"
 
-/* The test parameters, from the client: six big-endian 64-bit words. */
+/* The test parameters, from the client: seven big-endian 64-bit words. */
+#define PARAM_WORDS 7
+
 static void send_params(int oob, const struct perf_params *p)
 {
-	uint64_t w[6] = { htobe64(p->op),    htobe64(p->mode),     htobe64(p->depth),
-		          htobe64(p->check), htobe64(p->max_size), htobe64(p->conns) };
+	uint64_t w[PARAM_WORDS] = { htobe64(p->op),    htobe64(p->mode),     htobe64(p->depth),
+		                    htobe64(p->check), htobe64(p->max_size), htobe64(p->conns),
+		                    htobe64(p->cm) };
 
 	perf_oob_send(oob, w, sizeof(w));
 }
@@ -34,15 +37,17 @@ static struct perf_params recv_params(int oob)
 	uint64_t *w = perf_oob_recv(oob, &len);
 	struct perf_params p;
 
-	if (len != 6 * sizeof(uint64_t) || be64toh(w[0]) >= PERF_NUM_OPS ||
+	if (len != PARAM_WORDS * sizeof(uint64_t) || be64toh(w[0]) >= PERF_NUM_OPS ||
 	    be64toh(w[1]) > PERF_LAT || be64toh(w[2]) == 0 || be64toh(w[2]) > PERF_MAX_DEPTH ||
-	    be64toh(w[4]) > PERF_MAX_SIZE || be64toh(w[5]) == 0 || be64toh(w[5]) > PERF_MAX_CONNS) {
+	    be64toh(w[4]) > PERF_MAX_SIZE || be64toh(w[5]) == 0 || be64toh(w[5]) > PERF_MAX_CONNS ||
+	    be64toh(w[6]) > 1) {
 		fprintf(stderr, "softdoca-perf: the client sent invalid test parameters\n");
 		exit(1);
 	}
 	p = (struct perf_params){ (uint32_t)be64toh(w[0]), (uint32_t)be64toh(w[1]),
 		                  (uint32_t)be64toh(w[2]), (uint32_t)be64toh(w[3]),
-		                  be64toh(w[4]),           (uint32_t)be64toh(w[5]) };
+		                  be64toh(w[4]),           (uint32_t)be64toh(w[5]),
+		                  (uint32_t)be64toh(w[6]) };
 	free(w);
 	return p;
 }
@@ -106,7 +111,8 @@ static int client(const struct perf_opts *o)
 		                 .mode = o->mode,
 		                 .depth = o->depth,
 		                 .check = o->check,
-		                 .conns = o->conns };
+		                 .conns = o->conns,
+		                 .cm = o->cm };
 	struct perf_ep ep;
 	uint64_t bad = 0;
 	int oob;
@@ -154,7 +160,7 @@ static int client(const struct perf_opts *o)
 	}
 	perf_ep_close(&ep);
 	close(oob);
-	if (o->json && perf_report_json(o, results, n) != 0)
+	if (o->json && perf_report_json(o, &ep, results, n) != 0)
 		return 1;
 	return bad ? 1 : 0;
 }

@@ -63,6 +63,15 @@ static void usage(FILE *f, const char *prog)
 	        "      --transport=T      shm or tcp (default: chosen by softdoca)\n"
 	        "  -p, --port=PORT        TCP port of the server (default %d; 0 on the\n"
 	        "                         server: any free port, which it prints)\n"
+	        "      --cm               set the connections up through the server's\n"
+	        "                         listener, as RDMA-CM does (doca_rdma_connect_to_addr\n"
+	        "                         to the address the client reached the server at,\n"
+	        "                         IPv4 or IPv6), not by blobs over the TCP socket,\n"
+	        "                         which still carries parameters and memory\n"
+	        "                         descriptors; the client prints the set-up time\n"
+	        "      --cm-port=PORT     server: the port its listener takes with --cm\n"
+	        "                         (default: the -p port + 1, or the next free one\n"
+	        "                         above it); the client learns it over the socket\n"
 	        "      --json=FILE        also write the results as JSON\n"
 	        "      --report-gbits     bandwidth in Gb/s instead of MiB/s\n"
 	        "      --check            verify every transferred byte (slower)\n"
@@ -150,11 +159,15 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		o->depth = 1;
 	if (o->api == 202 && o->conns > 1)
 		return bad(prog, "%s: a DOCA 2.2 context has one connection", "--conns");
+	if (o->api == 202 && o->cm)
+		return bad(prog, "%s: DOCA 2.2 has no RDMA-CM calls", "--cm");
 	/* the server sends its wake-up samples back in one message of at most 1 MiB */
 	if (o->op == PERF_SYNC_SET && o->mode == PERF_LAT && o->iters > 100000)
 		return bad(prog, "%s: sync_set --lat runs at most 100000 iterations", "-n");
 	if (o->host && o->passive)
 		return bad(prog, "%s is a server option", "--passive");
+	if (o->host && o->cm_port)
+		return bad(prog, "%s is a server option (the client learns the port)", "--cm-port");
 	if (o->host && o->port == 0)
 		return bad(prog, "%s: a client needs the server's port (0 is for a server)", "-p");
 	return 0;
@@ -173,7 +186,9 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		OPT_PASSIVE,
 		OPT_CONNS,
 		OPT_API,
-		OPT_GAP
+		OPT_GAP,
+		OPT_CM,
+		OPT_CM_PORT
 	};
 	static const struct option longs[] = {
 		{ "test", required_argument, NULL, 't' },
@@ -195,6 +210,8 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "conns", required_argument, NULL, OPT_CONNS },
 		{ "api", required_argument, NULL, OPT_API },
 		{ "gap-us", required_argument, NULL, OPT_GAP },
+		{ "cm", no_argument, NULL, OPT_CM },
+		{ "cm-port", required_argument, NULL, OPT_CM_PORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -273,6 +290,15 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			if (!parse_u64(optarg, &v, false) || v > 65535)
 				return bad(prog, "-p: '%s' is not a port", optarg);
 			o->port = (uint16_t)v;
+			break;
+		case OPT_CM:
+			o->cm = true;
+			break;
+		case OPT_CM_PORT:
+			if (!parse_u64(optarg, &v, false) || v == 0 || v > 65535)
+				return bad(prog, "--cm-port: '%s' is not a port (1..65535)",
+				           optarg);
+			o->cm_port = (uint16_t)v;
 			break;
 		case OPT_JSON:
 			o->json = optarg;

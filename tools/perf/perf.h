@@ -4,8 +4,9 @@
  *
  * softdoca-perf: a perftest-style benchmark on the DOCA RDMA API. A server
  * waits on a TCP port; a client connects, the two exchange their DOCA export
- * blobs over that socket, then the client drives the test and prints
- * perftest's columns.
+ * blobs over that socket (or, with --cm, the client connects through the
+ * server's RDMA-CM listener and only the memory descriptors travel there),
+ * then the client drives the test and prints perftest's columns.
  */
 #ifndef SOFTDOCA_PERF_H_
 #define SOFTDOCA_PERF_H_
@@ -69,13 +70,15 @@ struct perf_opts {
 	const char *json;
 	bool gbits;
 	bool check;
-	uint32_t idle;   /* --idle SECONDS: stay connected and idle, report the CPU used */
-	bool passive;    /* --passive: the server makes no progress calls while serving */
-	uint32_t api;    /* --api: 300 (DOCA 3.x tasks) or 202 (DOCA 2.2 jobs, the twin) */
-	uint32_t gap_us; /* --gap-us: sync_set --lat waits this long between operations */
+	uint32_t idle;    /* --idle SECONDS: stay connected and idle, report the CPU used */
+	bool passive;     /* --passive: the server makes no progress calls while serving */
+	uint32_t api;     /* --api: 300 (DOCA 3.x tasks) or 202 (DOCA 2.2 jobs, the twin) */
+	uint32_t gap_us;  /* --gap-us: sync_set --lat waits this long between operations */
+	bool cm;          /* --cm: connections through a listener (RDMA-CM), not blobs */
+	uint16_t cm_port; /* --cm-port (server); 0: the -p port + 1 or the next free */
 };
 
-/* What the client tells the server before the run (sent as fixed LE words). */
+/* What the client tells the server before the run (sent as big-endian words). */
 struct perf_params {
 	uint32_t op;
 	uint32_t mode;
@@ -83,6 +86,7 @@ struct perf_params {
 	uint32_t check;
 	uint64_t max_size;
 	uint32_t conns;
+	uint32_t cm; /* connections through the server's listener */
 };
 
 /* options.c */
@@ -162,6 +166,14 @@ struct perf_ep {
 	uint64_t recv_posted;
 	bool closing; /* perf_ep_close runs: flushed receives are expected */
 	bool passive; /* server: blocked, not progressing, while the client runs */
+	/* connection set-up (cm.c with --cm) */
+	bool client;
+	uint16_t cm_port;     /* server: --cm-port (0: choose); then the listener's */
+	uint32_t cm_requests; /* server: requests heard (accepted while < num_conns) */
+	uint32_t cm_up;       /* connections established */
+	uint32_t cm_down;     /* server: connections that failed in set-up */
+	bool cm_ready;        /* set-up is over: later ends show as failed tasks */
+	uint64_t setup_ns;    /* client: first connection asked -> all connected */
 	/* --check: what was verified, what was wrong */
 	bool check;
 	uint64_t verified;
@@ -176,6 +188,8 @@ uint32_t perf_num_slots(uint64_t size, uint32_t depth);
 /* endpoint.c (DOCA 3.x tasks) or endpoint_v202.c (DOCA 2.2 jobs, the
  * softdoca-perf-v202 twin): the DOCA objects, and each slot's operation */
 void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
+/* Connects (blobs over oob, or through the listener with --cm), then swaps
+ * memory descriptors over oob. */
 void perf_ep_connect(struct perf_ep *ep, int oob);
 void perf_ep_make_slot(struct perf_ep *ep, struct perf_slot *s);
 void perf_ep_release_slot(struct perf_slot *s);
@@ -219,6 +233,13 @@ static inline void perf_progress(struct perf_ep *ep)
 	doca_pe_progress(ep->pe);
 }
 #endif
+/* cm.c: connections through a listener (--cm). */
+/* Before doca_ctx_start: the connection callbacks. */
+void perf_cm_configure(struct perf_ep *ep);
+/* Server: listens, tells the client the port over oob, accepts num_conns.
+ * Client: connects num_conns times to the oob peer's address and port it
+ * was told, and waits for them all (ep->setup_ns). */
+void perf_cm_connect(struct perf_ep *ep, int oob);
 
 /* clock.c: monotonic nanoseconds, cheap (perf_clock_init() once first). */
 void perf_clock_init(void);
@@ -286,6 +307,7 @@ size_t perf_sync_client(struct perf_ep *ep, const struct perf_opts *o, int oob,
 void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep);
 void perf_report_row(const struct perf_opts *o, const struct perf_result *r);
 void perf_report_footer(const struct perf_opts *o);
-int perf_report_json(const struct perf_opts *o, const struct perf_result *r, size_t n);
+int perf_report_json(const struct perf_opts *o, const struct perf_ep *ep,
+                     const struct perf_result *r, size_t n);
 
 #endif /* SOFTDOCA_PERF_H_ */

@@ -41,8 +41,19 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 	printf(" Number of qps  : %-16u Transport type : RC (soft NIC over UCX)\n",
 	       o->mode == PERF_BW ? o->conns : 1);
 	printf(" Connection type: RC               Using SRQ      : OFF\n");
-	printf(" TX depth       : %-16u Data ex. method: TCP socket\n",
-	       o->mode == PERF_BW ? o->depth : 1);
+	printf(" TX depth       : %-16u Data ex. method: %s\n", o->mode == PERF_BW ? o->depth : 1,
+	       ep->params.cm ? "rdma_cm" : "TCP socket");
+	/* What the connections took to set up, from the first asked to all up. */
+	if (ep->params.cm)
+		printf(" Set-up time    : %.3f ms, %u connection%s through the listener on port "
+		       "%u\n"
+		       "                  (doca_rdma_connect_to_addr -> all established)\n",
+		       (double)ep->setup_ns / 1e6, ep->num_conns, ep->num_conns == 1 ? "" : "s",
+		       ep->cm_port);
+	else
+		printf(" Set-up time    : %.3f ms, %u connection%s by blobs over the TCP socket\n"
+		       "                  (first doca_rdma_export -> context RUNNING)\n",
+		       (double)ep->setup_ns / 1e6, ep->num_conns, ep->num_conns == 1 ? "" : "s");
 	if (o->mode == PERF_LAT && perf_op_is_sync(o->op))
 		printf(" Latency        : notify-set to the server's waiter waking (same host\n"
 		       "                  clock), and whole operations, one in flight%s\n",
@@ -95,7 +106,8 @@ void perf_report_footer(const struct perf_opts *o)
 	printf(RULE);
 }
 
-int perf_report_json(const struct perf_opts *o, const struct perf_result *r, size_t n)
+int perf_report_json(const struct perf_opts *o, const struct perf_ep *ep,
+                     const struct perf_result *r, size_t n)
 {
 	FILE *f = fopen(o->json, "w");
 	const char *transport = getenv("SOFTDOCA_TRANSPORT");
@@ -107,8 +119,12 @@ int perf_report_json(const struct perf_opts *o, const struct perf_result *r, siz
 	fprintf(f, "{\n  \"test\": \"%s\",\n  \"mode\": \"%s\",\n  \"transport\": \"%s\",\n",
 	        perf_op_name(o->op), o->mode == PERF_BW ? "bw" : "lat",
 	        transport ? transport : "auto");
-	fprintf(f, "  \"tx_depth\": %u,\n  \"checked\": %s,\n  \"results\": [\n",
-	        o->mode == PERF_BW ? o->depth : 1, o->check ? "true" : "false");
+	fprintf(f, "  \"tx_depth\": %u,\n  \"checked\": %s,\n", o->mode == PERF_BW ? o->depth : 1,
+	        o->check ? "true" : "false");
+	fprintf(f,
+	        "  \"connections\": %u,\n  \"setup\": \"%s\",\n  \"setup_ms\": %.3f,\n"
+	        "  \"results\": [\n",
+	        ep->num_conns, ep->params.cm ? "rdma_cm" : "blobs", (double)ep->setup_ns / 1e6);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f,
 		        "    { \"bytes\": %lu, \"iterations\": %lu, \"verified\": %lu, \"bad\": "

@@ -93,7 +93,11 @@ void perf_ep_prepare(struct perf_ep *ep, const struct perf_opts *o, const struct
 	size_t stride = perf_stride(p->max_size);
 	size_t region = perf_num_slots(p->max_size, p->depth) * stride;
 
-	*ep = (struct perf_ep){ .params = *p, .check = p->check != 0, .passive = o->passive };
+	*ep = (struct perf_ep){ .params = *p,
+		                .check = p->check != 0,
+		                .passive = o->passive,
+		                .client = o->host != NULL,
+		                .cm_port = o->cm_port };
 	if (o->transport && setenv("SOFTDOCA_TRANSPORT", o->transport, 1) != 0)
 		exit(1);
 	open_device(ep, o->device);
