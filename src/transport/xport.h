@@ -221,11 +221,15 @@ static inline void xport_op_abandon(struct xport_op *op)
 	op->done = NULL;
 }
 
-/* For instances: an operation finished; tells its owner unless abandoned. */
+/* For instances: an operation finished; tells its owner unless abandoned,
+ * and at most once. */
 static inline void xport_op_done(struct xport_op *op, doca_error_t status)
 {
-	if (op->done)
-		op->done(op->arg, status);
+	xport_done_fn done = op->done;
+
+	op->done = NULL;
+	if (done)
+		done(op->arg, status);
 }
 
 /* Marks a copy of rx that the receive callback keeps (it then returns true);

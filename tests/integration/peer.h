@@ -174,6 +174,7 @@ struct scenario {
 extern const struct scenario scenarios[];
 extern const struct scenario failure_scenarios[];
 extern const struct scenario arrival_scenarios[];
+extern const struct scenario resume_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

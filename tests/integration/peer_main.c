@@ -22,6 +22,9 @@ static const struct scenario *find(const char *name)
 	for (const struct scenario *s = arrival_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
+	for (const struct scenario *s = resume_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
 	for (const struct scenario *s = failure_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0) {
 			failure_select(name);

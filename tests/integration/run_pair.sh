@@ -5,6 +5,7 @@
 #
 #   run_pair.sh PEER SCENARIO TRANSPORT [--clients N] [--netns]
 #               [--server-exit CODE] [--client-exit CODE] [--stopped-server]
+#               [--rounds N]
 #
 # The server writes its out-of-band port into a FIFO that this script reads
 # (no polling). Every process runs under `timeout`, so a hang fails the test.
@@ -12,7 +13,7 @@ set -u
 
 peer=$1 scenario=$2 transport=$3
 shift 3
-clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0
+clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0 rounds=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--clients) clients=$2; shift 2 ;;
@@ -20,6 +21,7 @@ while [ $# -gt 0 ]; do
 	--server-exit) server_exit=$2; shift 2 ;;
 	--client-exit) client_exit=$2; shift 2 ;;
 	--stopped-server) stopped_server=1; server_exit=137; shift ;;
+	--rounds) rounds=(--rounds "$2"); shift 2 ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 done
@@ -68,7 +70,7 @@ fi
 export SOFTDOCA_TRANSPORT=$transport
 mkfifo "$dir/port"
 "${server_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" server --port-file "$dir/port" \
-	--iface "$server_iface" >"$dir/server.log" 2>&1 &
+	--iface "$server_iface" "${rounds[@]}" >"$dir/server.log" 2>&1 &
 server_pid=$!
 if ! read -r -t 60 port <"$dir/port"; then
 	echo "FAIL: the server never listened"; cat "$dir/server.log"; exit 1
@@ -77,7 +79,7 @@ fi
 client_pids=()
 for i in $(seq 1 "$clients"); do
 	"${client_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" client --host "$host" \
-		--port "$port" --iface "$client_iface" >"$dir/client$i.log" 2>&1 &
+		--port "$port" --iface "$client_iface" "${rounds[@]}" >"$dir/client$i.log" 2>&1 &
 	client_pids+=($!)
 done
 
