@@ -71,6 +71,7 @@ static void complete_in_order(struct nic_qp *qp)
 		STAILQ_REMOVE_HEAD(&req->inflight, link);
 		req->num_inflight--;
 		qp->counters.requests_completed++;
+		qp->counters.requests_failed += wqe->status != DOCA_SUCCESS;
 		wqe->done(wqe, wqe->status);
 		completed++;
 	}
@@ -232,7 +233,7 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	wqe->answered = true;
 	switch (m->opcode) {
 	case NIC_OP_NAK:
-		qp->counters.naks_received++;
+		qp->counters.naks_received_by_syndrome[m->syndrome]++;
 		wqe->status = nic_syndrome_status(m->syndrome);
 		qp->req.nak_pending = true;
 		qp->req.nak_seq = m->seq;

@@ -301,6 +301,8 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
  * reported gone and (peers true) on same-host peers whose process exited:
  * a peer's death counts only after what it sent before dying (lock held). */
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
+/* Calls fn for every worker, its lock held (and the list's). */
+void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);
 /* The QP with this wire id and token, or NULL (lock held). */
 struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
 /* This kernel and PID namespace (a peer with the same can be watched). */
@@ -496,6 +498,16 @@ void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* The status a requester reports for a responder's syndrome. */
 doca_error_t nic_syndrome_status(uint32_t syndrome);
+
+/* --- stats.c --- */
+/* to += from, every counter. */
+void nic_counters_add(struct softdoca_rdma_counters *to, const struct softdoca_rdma_counters *from);
+/* Fills the totals from the arrays they sum. */
+void nic_counters_finish(struct softdoca_rdma_counters *c);
+/* A QP goes: its device keeps what it counted (lock held). */
+void nic_stats_retire(const struct nic_worker *w, const struct softdoca_rdma_counters *c);
+/* The counters of every connection the process had on a device. */
+void nic_dev_counters(const char *ibdev_name, struct softdoca_rdma_counters *out);
 
 /* --- service.c --- */
 doca_error_t nic_service_add(struct nic_worker *worker);

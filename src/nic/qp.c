@@ -261,6 +261,7 @@ static void close_transport(struct nic_qp *qp, bool force)
 
 void nic_qp_free(struct nic_qp *qp)
 {
+	nic_stats_retire(qp->worker, &qp->counters);
 	nic_worker_unwatch_peer(qp);
 	if (qp->ack.listed)
 		SLIST_REMOVE(&qp->worker->acks, qp, nic_qp, ack.link);
@@ -273,6 +274,7 @@ void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out)
 	nic_lock(qp->worker);
 	*out = qp->counters;
 	nic_unlock(qp->worker);
+	nic_counters_finish(out);
 }
 
 void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, const char *why)

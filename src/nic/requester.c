@@ -119,9 +119,8 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		           doca_error_get_name(status));
 	}
 	qp->req.next_seq++;
-	qp->counters.requests_posted++;
-	if (nic_op_has_payload(wqe->op))
-		qp->counters.bytes_sent += wqe->length;
+	qp->counters.posted[wqe->op - 1]++;
+	qp->counters.posted_bytes[wqe->op - 1] += wqe->length;
 	if (qp->req.num_inflight == 0)
 		qp->peer.heard = true; /* the timeout counts from here */
 	append_inflight(qp, wqe);

@@ -206,6 +206,20 @@ static void drain_qps(struct nic_worker *w)
 	nic_unlock(w);
 }
 
+void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg)
+{
+	struct nic_worker *w;
+
+	pthread_mutex_lock(&workers.lock);
+	LIST_FOREACH(w, &workers.list, link)
+	{
+		nic_lock(w);
+		fn(w, arg);
+		nic_unlock(w);
+	}
+	pthread_mutex_unlock(&workers.lock);
+}
+
 void nic_worker_put(struct nic_worker *worker)
 {
 	pthread_mutex_lock(&workers.lock);

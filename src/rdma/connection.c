@@ -242,6 +242,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
 	return DOCA_SUCCESS;
 }
 
+DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
+                                                   struct softdoca_rdma_counters *counters)
+{
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(counters);
+	nic_dev_counters(dev->info.ibdev_name, counters);
+	return DOCA_SUCCESS;
+}
+
 DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
         const struct doca_rdma_connection *rdma_connection, struct softdoca_rdma_counters *counters)
 {

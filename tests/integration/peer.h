@@ -164,6 +164,9 @@ void free_recv(struct posted_recv *pr);
  * as a program on real hardware would (volatile or atomic), never a plain read. */
 uint64_t mem_u64(const struct peer *p, size_t off);
 void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what);
+/* Connection 0 and its device counted every operation type, with its bytes,
+ * and no failure. */
+void expect_clean_counters(struct peer *p);
 
 /* --- scenarios (peer_scenarios.c) --- */
 struct scenario {
