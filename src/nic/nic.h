@@ -15,6 +15,7 @@
  *   completer.c  matches answers to requests, completes them in order
  *   srq.c        the shared receive queue of an RDMA context
  *   qp.c         queue pairs: connect info, connect, errors, life, teardown
+ *   binding.c    a connection reads only its peer's messages (secret, sender)
  *   worker.c     a transport worker shared by the QPs of one PE and device;
  *                message dispatch; watching peer processes
  *   service.c    the thread that progresses workers the application does not
@@ -152,10 +153,12 @@ static inline bool nic_seq_after(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) > 0;
 }
 
-/* A request the responder keeps until it can execute it. */
+/* A request the responder keeps until it can execute it (or a message that
+ * came before this side connected, unread until it knows the peer). */
 struct nic_held {
 	struct nic_msg msg;
 	struct xport_rx rx;
+	uint64_t arrived_ns; /* unverified only */
 	STAILQ_ENTRY(nic_held) link;
 };
 
@@ -201,6 +204,9 @@ struct nic_resp {
 	struct nic_held_list held;  /* their turn came; waiting to run (resp_queue.c) */
 	struct nic_held_list early; /* came before their turn, by sequence */
 	uint32_t num_held;          /* in both */
+	/* Messages that came before this side connected (binding.c). */
+	struct nic_held_list unverified;
+	uint32_t num_unverified;
 	/* A refused request whose NAK waits for the transfers before it
 	 * (landing.c): why (the responder's error class; 0 while none waits),
 	 * and which. Later requests are dropped meanwhile. */
@@ -238,7 +244,11 @@ struct nic_qp {
 	struct nic_srq *srq;
 	struct nic_qp_attr attr;
 	uint32_t wire_id;
-	uint64_t token;
+	uint64_t token; /* this side's, in its connection blob */
+	/* The connection's secrets (binding.c), once connected: what the peer's
+	 * messages carry, and what this side's carry. */
+	uint64_t rx_secret;
+	uint64_t tx_secret;
 	enum nic_qp_state state;
 	doca_error_t error_status; /* what flushes requests once in NIC_QP_ERROR */
 	struct xport_ep *ep;
@@ -285,6 +295,8 @@ struct nic_worker {
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
 	bool losses_pending;         /* a QP's peer.lost is set */
+	uint64_t stranger_log_ns;    /* when strangers' messages were last logged */
+	uint64_t strangers_unlogged; /* ... and how many were dropped since */
 	LIST_ENTRY(nic_worker) link; /* in the process's workers */
 };
 
@@ -303,8 +315,14 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
 /* Calls fn for every worker, its lock held (and the list's). */
 void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);
-/* The QP with this wire id and token, or NULL (lock held). */
-struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
+/* The QP with this wire id, or NULL (lock held). */
+static inline struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id)
+{
+	return wire_id < worker->num_qp_slots ? worker->qps[wire_id] : NULL;
+}
+/* Hands a message from the QP's peer to the responder or the completer; true
+ * if it kept the transport's rx. */
+bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* This kernel and PID namespace (a peer with the same can be watched). */
 void nic_host_identity(uint8_t boot_id[16], uint64_t *pidns);
 /* Watches a same-host peer's process (pidfd), so its death is noticed at
@@ -498,6 +516,19 @@ void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* The status a requester reports for a responder's syndrome. */
 doca_error_t nic_syndrome_status(uint32_t syndrome);
+
+/* --- binding.c --- */
+/* Whether a message for qp is its peer's: the connection's secret, over the
+ * transport connection to the peer (a load and two compares). */
+static inline bool nic_bind_ok(const struct nic_qp *qp, uint64_t secret, const struct xport_rx *rx)
+{
+	return secret == qp->rx_secret && qp->ep && xport_rx_from(rx, qp->ep);
+}
+/* A message that is not (yet) known to be the peer's: kept unread before
+ * this side connects (true: rx kept), else dropped and counted. */
+bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
+/* At connect: the messages kept unread go on if they are the peer's. */
+void nic_bind_release(struct nic_qp *qp);
 
 /* --- stats.c --- */
 /* to += from, every counter. */

@@ -33,6 +33,7 @@ SDOCA_LOG_MODULE(qp);
 #define INFO_WIRE_ID 12
 #define INFO_TOKEN 16
 #define INFO_RNR_RETRY 24
+#define INFO_WIRE_VERSION 25
 #define INFO_ADDR_LEN 28
 #define INFO_BOOT_ID 32
 #define INFO_PIDNS 48
@@ -88,6 +89,7 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 	STAILQ_INIT(&qp->req.inflight);
 	STAILQ_INIT(&qp->resp.held);
 	STAILQ_INIT(&qp->resp.early);
+	STAILQ_INIT(&qp->resp.unverified);
 	STAILQ_INIT(&qp->resp.landing);
 	LIST_INIT(&qp->resp.moving);
 	qp->refs = 1; /* the owner's, until nic_qp_destroy */
@@ -119,6 +121,7 @@ size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap)
 	sdoca_put_le32(out + INFO_WIRE_ID, qp->wire_id);
 	sdoca_put_le64(out + INFO_TOKEN, qp->token);
 	out[INFO_RNR_RETRY] = qp->attr.rnr_retry;
+	out[INFO_WIRE_VERSION] = NIC_WIRE_VERSION;
 	sdoca_put_le32(out + INFO_ADDR_LEN, (uint32_t)addr_len);
 	nic_host_identity(out + INFO_BOOT_ID, &pidns);
 	sdoca_put_le64(out + INFO_PIDNS, pidns);
@@ -141,7 +144,12 @@ doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
 	if (info[INFO_RNR_RETRY] > NIC_RNR_INFINITE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with RNR retry count %u",
 		           info[INFO_RNR_RETRY]);
-	for (int i = INFO_RNR_RETRY + 1; i < INFO_ADDR_LEN; i++)
+	if (info[INFO_WIRE_VERSION] != NIC_WIRE_VERSION)
+		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED,
+		           "the peer speaks soft-NIC wire version %u, this side %u (a softdoca "
+		           "release without connection binding writes 0)",
+		           info[INFO_WIRE_VERSION], NIC_WIRE_VERSION);
+	for (int i = INFO_WIRE_VERSION + 1; i < INFO_ADDR_LEN; i++)
 		if (info[i] != 0)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 			           "connection info with reserved bytes set");
@@ -197,7 +205,13 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 	qp->peer.wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
 	qp->peer.token = sdoca_get_le64(info + INFO_TOKEN);
 	qp->peer.rnr_retry = info[INFO_RNR_RETRY];
-	qp->state = NIC_QP_RTS;
+	qp->tx_secret = nic_conn_secret(qp->peer.token, qp->token);
+	qp->rx_secret = nic_conn_secret(qp->token, qp->peer.token);
+	/* What came before: the peer's requests are held in INIT, as before
+	 * (nic_resp_connected decides on them); a goodbye closes it. */
+	nic_bind_release(qp);
+	if (qp->state == NIC_QP_INIT)
+		qp->state = NIC_QP_RTS;
 	qp->peer.last_heard_ns = nic_now_ns();
 	if (local && qp->peer.pid != (uint32_t)getpid())
 		nic_worker_watch_peer(qp);
@@ -235,7 +249,7 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 	if (m->opcode != NIC_OP_ACK)
 		nic_ack_flush(qp); /* answers and goodbyes leave in sequence order */
 	out.qp = qp->peer.wire_id;
-	out.token = qp->peer.token;
+	out.secret = qp->tx_secret;
 	len = nic_wire_encode(&out, hdr);
 	/* Mostly the transport takes it at once: no copy to keep. */
 	if (xport_send_now(qp->ep, hdr, len) != DOCA_ERROR_AGAIN)

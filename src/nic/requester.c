@@ -21,7 +21,7 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 	struct nic_msg m = {
 		.opcode = (uint8_t)wqe->op,
 		.qp = qp->peer.wire_id,
-		.token = qp->peer.token,
+		.secret = qp->tx_secret,
 		.seq = wqe->seq,
 		.len = (uint32_t)wqe->length,
 		.key = wqe->rkey,

@@ -222,7 +222,7 @@ static enum resp_result respond_read(struct resp *r)
 		return RESP_ERR_INTERNAL;
 	r->key_held = false;
 	resp.qp = qp->peer.wire_id;
-	resp.token = qp->peer.token;
+	resp.secret = qp->tx_secret;
 	l->iov[0].base = (void *)(uintptr_t)r->m->raddr;
 	l->iov[0].len = r->m->len;
 	l->iovcnt = r->m->len ? 1 : 0;

@@ -249,6 +249,12 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 		.len = length,
 		.rndv = rndv,
 		.desc = keeps ? data : NULL,
+		/* Every softdoca message is sent with UCP_AM_SEND_FLAG_REPLY: UCX
+		 * names this worker's endpoint to the sender (an endpoint to a
+		 * stranger's worker is none of the soft NIC's). */
+		.sender = (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
+		                  ? (uintptr_t)param->reply_ep
+		                  : 0,
 	};
 	bool hold = w->recv(w->recv_arg, header, header_length, &rx);
 
@@ -450,7 +456,36 @@ struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error,
 	e->worker = worker;
 	e->on_error = on_error;
 	e->arg = arg;
+	e->next = worker->eps;
+	if (e->next)
+		e->next->prev = &e->next;
+	e->prev = &worker->eps;
+	worker->eps = e;
 	return e;
+}
+
+void ucx_ep_free(struct ucx_ep *e)
+{
+	if (!e)
+		return;
+	*e->prev = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	free(e);
+}
+
+/* A sender that is not e's own UCX endpoint: another of this worker's
+ * endpoints to the same peer worker is the peer too. UCX pairs the two
+ * processes' endpoints by creation order per peer, so two connections
+ * between the same workers made in different orders cross. */
+static bool ep_same_peer(const struct xport_ep *xep, uintptr_t sender)
+{
+	const struct ucx_ep *ep = to_ep(xep), *e;
+
+	for (e = ep->worker->eps; e; e = e->next)
+		if ((uintptr_t)e->ucp == sender)
+			return ep->peer_uuid != 0 && e->peer_uuid == ep->peer_uuid;
+	return false;
 }
 
 doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
@@ -477,6 +512,10 @@ doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
 		        "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
 		        "same on both sides, and is the peer on this host for shm?)",
 		        ucs_status_string(st));
+	/* The worker id follows the address's header (xport_address_check). */
+	if (len > sizeof(e->peer_uuid))
+		memcpy(&e->peer_uuid, (const uint8_t *)addr + 1, sizeof(e->peer_uuid));
+	e->super.peer_id = (uintptr_t)e->ucp;
 	e->state = UCX_EP_READY;
 	return DOCA_SUCCESS;
 }
@@ -491,7 +530,7 @@ static doca_error_t ep_create(struct xport_worker *worker, const void *addr, siz
 		return DOCA_ERROR_NO_MEMORY;
 	status = ucx_ep_connect(e, addr, len);
 	if (status != DOCA_SUCCESS) {
-		free(e);
+		ucx_ep_free(e);
 		return status;
 	}
 	*ep = &e->super;
@@ -506,7 +545,7 @@ static void ep_closed(void *request, ucs_status_t status, void *user_data)
 	(void)status;
 	ucp_request_free(request);
 	ep->worker->closing--;
-	free(ep);
+	ucx_ep_free(ep);
 }
 
 static void ep_close(struct xport_ep *xep, bool force)
@@ -526,7 +565,7 @@ static void ep_close(struct xport_ep *xep, bool force)
 	if (ep->conn)
 		ucx_cm_abandon(ep);
 	if (!ep->ucp) { /* a client that never connected */
-		free(ep);
+		ucx_ep_free(ep);
 		return;
 	}
 	/* A forced close completes the endpoint's requests inside the call:
@@ -538,17 +577,18 @@ static void ep_close(struct xport_ep *xep, bool force)
 	worker->calls--;
 	if (request == NULL || UCS_PTR_IS_ERR(request)) {
 		worker->closing--;
-		free(ep);
+		ucx_ep_free(ep);
 	}
 }
 
-#define UCX_OPS                                                                              \
-	.name = "ucx", .worker_create = worker_create, .worker_destroy = worker_destroy,     \
-	.worker_address = worker_address, .worker_fd = worker_fd, .ep_create = ep_create,    \
-	.ep_close = ep_close, .send = ucx_ep_send, .send_now = ucx_ep_send_now,              \
-	.rx_receive = ucx_rx_receive, .rx_release = ucx_rx_release, .listen = ucx_cm_listen, \
-	.listener_port = ucx_cm_listener_port, .listener_close = ucx_cm_listener_close,      \
-	.accept = ucx_cm_accept, .reject = ucx_cm_reject, .connect = ucx_cm_connect
+#define UCX_OPS                                                                                    \
+	.name = "ucx", .worker_create = worker_create, .worker_destroy = worker_destroy,           \
+	.worker_address = worker_address, .worker_fd = worker_fd, .ep_create = ep_create,          \
+	.ep_close = ep_close, .send = ucx_ep_send, .send_now = ucx_ep_send_now,                    \
+	.same_peer = ep_same_peer, .rx_receive = ucx_rx_receive, .rx_release = ucx_rx_release,     \
+	.listen = ucx_cm_listen, .listener_port = ucx_cm_listener_port,                            \
+	.listener_close = ucx_cm_listener_close, .accept = ucx_cm_accept, .reject = ucx_cm_reject, \
+	.connect = ucx_cm_connect
 
 const struct xport_ops xport_ucx_ops = {
 	UCX_OPS,

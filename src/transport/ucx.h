@@ -54,6 +54,7 @@ struct ucx_worker {
 	atomic_bool cm_ready;
 	struct ucx_cm_listener *listeners;
 	struct ucx_cm_conn *conns; /* handshakes in progress */
+	struct ucx_ep *eps;        /* every endpoint of the worker (ucx_ep_new .. free) */
 };
 
 enum ucx_ep_state {
@@ -70,7 +71,9 @@ struct ucx_ep {
 	xport_done_fn connected; /* a client's: the handshake's outcome */
 	void *arg;
 	enum ucx_ep_state state;
-	struct ucx_cm_conn *conn; /* a client's handshake while connecting */
+	struct ucx_cm_conn *conn;    /* a client's handshake while connecting */
+	uint64_t peer_uuid;          /* the peer worker's id, from its address */
+	struct ucx_ep *next, **prev; /* in worker->eps */
 };
 
 /* The active-message id of every softdoca message. */
@@ -88,6 +91,8 @@ static inline struct ucx_ep *to_ep(const struct xport_ep *ep)
 
 /* ucx.c: an endpoint not yet connected to anything. */
 struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error, void *arg);
+/* ucx.c: unlinks and frees an endpoint (NULL: nothing). */
+void ucx_ep_free(struct ucx_ep *e);
 /* ucx.c: connects e to a peer's worker address (checked first). */
 doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len);
 

@@ -398,7 +398,7 @@ doca_error_t ucx_cm_accept(struct xport_conn_request *request, xport_ep_error_fn
 	if (status == DOCA_SUCCESS)
 		status = ucx_ep_connect(e, c->buf + HS_HEADER, c->have - HS_HEADER);
 	if (status != DOCA_SUCCESS) {
-		free(e);
+		ucx_ep_free(e);
 		send_msg(c->fd, HS_REJECT, NULL, 0);
 		conn_free(c);
 		return status;
@@ -443,7 +443,7 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 			c->fd = -1; /* not watched */
 			conn_free(c);
 		}
-		free(e);
+		ucx_ep_free(e);
 		close(fd);
 		return DOCA_ERROR_NO_MEMORY;
 	}

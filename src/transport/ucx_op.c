@@ -154,7 +154,8 @@ doca_error_t ucx_ep_send(struct xport_ep *xep, const void *hdr, size_t hdr_len,
 	void *request;
 
 	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE |
-	                     UCP_OP_ATTR_FIELD_USER_DATA;
+	                     UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
+	param.flags = UCP_AM_SEND_FLAG_REPLY; /* the receiver learns who sent it */
 	param.cb.send = op_done;
 	param.user_data = worker;
 	param.datatype = ucp_dt_make_iov();
@@ -185,7 +186,9 @@ doca_error_t ucx_ep_send_now(struct xport_ep *xep, const void *hdr, size_t hdr_l
 	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
 		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
 		                                  : DOCA_ERROR_NOT_CONNECTED;
-	param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_DATATYPE;
+	param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_DATATYPE |
+	                     UCP_OP_ATTR_FIELD_FLAGS;
+	param.flags = UCP_AM_SEND_FLAG_REPLY;
 	param.datatype = ucp_dt_make_contig(1);
 	request = ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, NULL, 0, &param);
 	if (request == NULL)

@@ -57,7 +57,9 @@ struct result {
 };
 
 struct peer {
+	const char *scenario;
 	bool server;
+	bool stranger;
 	int listen_fd;
 	int oob[PEER_MAX_CONNS];
 	int num_peers;
@@ -172,12 +174,14 @@ void expect_clean_counters(struct peer *p);
 struct scenario {
 	const char *name;
 	void (*server)(struct peer *p);
+	/* also a third process's, a stranger (p->stranger: run_pair.sh --stranger) */
 	void (*client)(struct peer *p);
 };
 extern const struct scenario scenarios[];
 extern const struct scenario failure_scenarios[];
 extern const struct scenario arrival_scenarios[];
 extern const struct scenario resume_scenarios[];
+extern const struct scenario stranger_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

@@ -3,6 +3,7 @@
  *
  *   peer <scenario> server --port-file FILE [--iface IF]
  *   peer <scenario> client --host IP --port N [--iface IF]
+ *   peer <scenario> stranger --host IP --port N [--iface IF]
  *
  * Exits 0 when every check of the scenario passed on this side.
  */
@@ -25,6 +26,9 @@ static const struct scenario *find(const char *name)
 	for (const struct scenario *s = resume_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
+	for (const struct scenario *s = stranger_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
 	for (const struct scenario *s = failure_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0) {
 			failure_select(name);
@@ -45,7 +49,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s <scenario> server|client [options]\n", argv[0]);
 		return 2;
 	}
+	p.scenario = argv[1];
 	p.server = strcmp(argv[2], "server") == 0;
+	p.stranger = strcmp(argv[2], "stranger") == 0;
 	for (int i = 3; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--iface") == 0)
 			iface = argv[i + 1];

@@ -23,7 +23,8 @@
 
 struct fake_msg {
 	struct fake_msg *next;
-	bool taken; /* a rendezvous payload a receive took over */
+	uint64_t from; /* the sending worker's id (0: nobody's, an injected stranger's) */
+	bool taken;    /* a rendezvous payload a receive took over */
 	size_t hdr_len;
 	size_t len;
 	uint8_t *data; /* the payload, after the header in the same allocation */
@@ -191,6 +192,7 @@ static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_err
 	if (!e)
 		return NULL;
 	e->super.ops = &fake_xport_ops;
+	e->super.peer_id = (uintptr_t)peer; /* messages name their sending worker */
 	e->worker = w;
 	e->peer = peer;
 	e->on_error = on_error;
@@ -376,6 +378,7 @@ static unsigned int worker_progress(struct xport_worker *xw)
 		if (!m)
 			return events;
 		rx.len = m->len;
+		rx.sender = (uintptr_t)m->from;
 		if (rx.rndv)
 			rx.desc = m; /* the payload stays here until received or released */
 		else
@@ -458,6 +461,7 @@ static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xp
 		return NULL;
 	memcpy(m->hdr, hdr, hdr_len);
 	m->taken = false;
+	m->from = 0;
 	m->hdr_len = hdr_len;
 	m->data = m->hdr + hdr_len;
 	m->len = len;
@@ -468,18 +472,21 @@ static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xp
 	return m;
 }
 
-bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_len,
+bool fake_xport_inject(unsigned int worker_index, int from_index, const void *hdr, size_t hdr_len,
                        const void *payload, size_t len)
 {
 	struct xport_iov iov = { (void *)(uintptr_t)payload, len };
 	struct fake_msg *m = new_msg(hdr, hdr_len, &iov, len ? 1 : 0);
-	struct fake_worker *to;
+	struct fake_worker *to, *from;
 
 	if (!m)
 		return false;
 	pthread_mutex_lock(&fake.lock);
 	for (to = fake.workers; to && to->index != worker_index; to = to->next)
 		;
+	for (from = fake.workers; from && (int)from->index != from_index; from = from->next)
+		;
+	m->from = from ? from->id : 0x5d0cbad0u; /* a worker nobody connected to */
 	if (to)
 		enqueue(to, m);
 	pthread_mutex_unlock(&fake.lock);
@@ -509,6 +516,7 @@ static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len
 		free(m);
 		return DOCA_ERROR_NOT_CONNECTED;
 	}
+	m->from = e->worker->id;
 	to = e->failed ? NULL : find(e->peer);
 	if (!to) {
 		pthread_mutex_unlock(&fake.lock);
@@ -532,6 +540,14 @@ static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len
 static doca_error_t ep_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len)
 {
 	return ep_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
+}
+
+/* A sender is a worker: another id is another worker. */
+static bool ep_same_peer(const struct xport_ep *ep, uintptr_t sender)
+{
+	(void)ep;
+	(void)sender;
+	return false;
 }
 
 static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
@@ -708,6 +724,7 @@ static doca_error_t connect_to(struct xport_worker *worker, const struct sockadd
 	l = find_listener(addr->sa_family, xport_sockaddr_port(addr));
 	if (l) {
 		e->peer = l->worker->id;
+		e->super.peer_id = (uintptr_t)e->peer;
 		struct fake_request **link = &l->requests;
 
 		while (*link) /* in the order they came */
@@ -736,6 +753,7 @@ const struct xport_ops fake_xport_ops = {
 	.ep_close = ep_close,
 	.send = ep_send,
 	.send_now = ep_send_now,
+	.same_peer = ep_same_peer,
 	.rx_receive = rx_receive,
 	.rx_release = rx_release,
 	.listen = listen_on,
