@@ -1,13 +1,13 @@
 /*
  * softdoca tests: an in-process instance of the transport (fake_xport_ops,
  * installed with xport_set_ops_for_tests), so that the soft NIC's protocol
- * can be driven message by message. Messages between the workers of this process are queued and
- * handed over at the receiver's next progress; a test can have the next two
- * messages to a worker handed over in the opposite order, as UCX may under
- * load. Payloads are eager unless a test makes large ones travel by
- * rendezvous: then their receive lands at the receiver's next progress.
- * Listeners are a table of (family, port); a connection request reaches the
- * listener's worker at its next progress, and its answer the client's.
+ * can be driven message by message. Messages between the workers of this
+ * process are queued and handed over at the receiver's next progress; a test
+ * can have the next two messages to a worker handed over in the opposite
+ * order, as UCX may under load. Payloads are eager unless a test makes large
+ * ones travel by rendezvous: then their receive lands at the receiver's next
+ * progress. Every message names its sending worker (xport_rx.sender).
+ * Listeners and clients: fake_listen.c.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,88 +17,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/compiler.h"
-#include "transport/xport.h"
+#include "unit/fake_internal.h"
 #include "unit/fake_transport.h"
-
-struct fake_msg {
-	struct fake_msg *next;
-	uint64_t from; /* the sending worker's id (0: nobody's, an injected stranger's) */
-	bool taken;    /* a rendezvous payload a receive took over */
-	size_t hdr_len;
-	size_t len;
-	uint8_t *data; /* the payload, after the header in the same allocation */
-	uint8_t hdr[];
-};
-
-/* A rendezvous receive in flight. */
-struct fake_op {
-	struct xport_op super;
-	struct fake_op *next;
-	struct fake_msg *msg; /* the payload */
-	struct xport_iov iov[16];
-	size_t iovcnt;
-};
-
-struct fake_worker {
-	struct xport_worker super;
-	uint64_t id; /* its address */
-	unsigned int index;
-	xport_recv_fn recv;
-	void *recv_arg;
-	struct fake_msg *head, *tail;
-	struct fake_op *landing; /* receives that land at the next progress (owner's lock) */
-	int fd;
-	bool armed;
-	struct fake_ep *eps; /* to report their failures */
-	struct fake_worker *next;
-};
-
-struct fake_ep {
-	struct xport_ep super;
-	struct fake_worker *worker;
-	uint64_t peer;
-	xport_ep_error_fn on_error;
-	xport_done_fn connected; /* a client's, until it ran */
-	void *arg;
-	bool connecting;     /* a client whose request is not answered yet */
-	bool news;           /* status to report at the next progress */
-	doca_error_t status; /* a client's outcome, or the failure */
-	bool failed;
-	struct fake_ep *next;
-};
-
-struct fake_request {
-	struct xport_conn_request super;
-	struct fake_listener *listener;
-	struct fake_ep *client; /* NULL once it closed */
-	bool delivered;
-	struct fake_request *next;
-};
-
-struct fake_listener {
-	struct xport_listener super;
-	struct fake_worker *worker;
-	int family;
-	uint16_t port;
-	xport_conn_request_fn on_request;
-	void *arg;
-	struct fake_request *requests; /* not answered yet */
-	struct fake_listener *next;
-};
-
-/* Workers and their queues: senders and receivers run on different threads
- * (the application's, the service threads). */
-static struct {
-	pthread_mutex_t lock;
-	struct fake_worker *workers;
-	unsigned int created;
-	int swap_to;           /* the worker whose next two messages swap, or -1 */
-	struct fake_msg *held; /* the first of them, until the second came */
-	size_t rndv_from;      /* payloads this large travel by rendezvous (0: none) */
-	struct fake_listener *listeners;
-	uint16_t next_port; /* for port 0 */
-} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0, NULL, 40000 };
+struct fake_state fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0, NULL, 40000 };
 
 void fake_xport_rndv_from(size_t bytes)
 {
@@ -135,11 +56,6 @@ bool fake_xport_swapped(void)
 	return done;
 }
 
-static struct fake_worker *to_worker(const struct xport_worker *w)
-{
-	return sdoca_container_of(w, struct fake_worker, super);
-}
-
 static struct fake_worker *find(uint64_t id)
 {
 	struct fake_worker *w = fake.workers;
@@ -150,7 +66,7 @@ static struct fake_worker *find(uint64_t id)
 }
 
 /* Something arrived for w (fake.lock held). */
-static void wake(struct fake_worker *w)
+void fake_wake(struct fake_worker *w)
 {
 	if (w->armed) {
 		uint64_t one = 1;
@@ -169,23 +85,23 @@ static void enqueue(struct fake_worker *w, struct fake_msg *m)
 	else
 		w->head = m;
 	w->tail = m;
-	wake(w);
+	fake_wake(w);
 }
 
 /* A client's outcome, or a connection's failure (fake.lock held): reported
  * at its worker's next progress. */
-static void tell_ep(struct fake_ep *e, doca_error_t status)
+void fake_tell_ep(struct fake_ep *e, doca_error_t status)
 {
 	if (e->failed)
 		return;
 	e->failed = status != DOCA_SUCCESS;
 	e->status = status;
 	e->news = true;
-	wake(e->worker);
+	fake_wake(e->worker);
 }
 
-static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_error_fn on_error,
-                              void *arg)
+struct fake_ep *fake_new_ep(struct fake_worker *w, uint64_t peer, xport_ep_error_fn on_error,
+                            void *arg)
 {
 	struct fake_ep *e = calloc(1, sizeof(*e));
 
@@ -201,7 +117,7 @@ static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_err
 }
 
 /* Lists e with its worker (fake.lock held). */
-static void add_ep(struct fake_ep *e)
+void fake_add_ep(struct fake_ep *e)
 {
 	e->next = e->worker->eps;
 	e->worker->eps = e;
@@ -235,7 +151,7 @@ static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *
 
 static void worker_destroy(struct xport_worker *xw)
 {
-	struct fake_worker *worker = to_worker(xw), **link;
+	struct fake_worker *worker = fake_to_worker(xw), **link;
 
 	pthread_mutex_lock(&fake.lock);
 	for (link = &fake.workers; *link != worker; link = &(*link)->next)
@@ -329,8 +245,8 @@ static bool has_events(const struct fake_worker *w)
 
 static void worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
 {
-	*addr = &to_worker(worker)->id;
-	*len = sizeof(to_worker(worker)->id);
+	*addr = &fake_to_worker(worker)->id;
+	*len = sizeof(fake_to_worker(worker)->id);
 }
 
 /* The rendezvous receives started before this progress land now. */
@@ -356,7 +272,7 @@ static unsigned int land_receives(struct fake_worker *worker)
 
 static unsigned int worker_progress(struct xport_worker *xw)
 {
-	struct fake_worker *worker = to_worker(xw);
+	struct fake_worker *worker = fake_to_worker(xw);
 	unsigned int events = land_receives(worker);
 
 	events += deliver_requests(worker);
@@ -394,12 +310,12 @@ static unsigned int worker_progress(struct xport_worker *xw)
 
 static int worker_fd(const struct xport_worker *worker)
 {
-	return to_worker(worker)->fd;
+	return fake_to_worker(worker)->fd;
 }
 
 static bool worker_arm(struct xport_worker *xw)
 {
-	struct fake_worker *worker = to_worker(xw);
+	struct fake_worker *worker = fake_to_worker(xw);
 	uint64_t count;
 	bool armed;
 
@@ -421,11 +337,11 @@ static doca_error_t ep_create(struct xport_worker *worker, const void *addr, siz
 	if (len != sizeof(id))
 		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(&id, addr, sizeof(id));
-	e = new_ep(to_worker(worker), id, on_error, arg);
+	e = fake_new_ep(fake_to_worker(worker), id, on_error, arg);
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&fake.lock);
-	add_ep(e);
+	fake_add_ep(e);
 	pthread_mutex_unlock(&fake.lock);
 	*ep = &e->super;
 	return DOCA_SUCCESS;
@@ -570,8 +486,8 @@ static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 	o->iovcnt = iovcnt;
 	o->super.done = done;
 	o->super.arg = arg;
-	o->next = to_worker(worker)->landing;
-	to_worker(worker)->landing = o;
+	o->next = fake_to_worker(worker)->landing;
+	fake_to_worker(worker)->landing = o;
 	rx->desc = NULL;
 	if (op)
 		*op = &o->super;
@@ -583,162 +499,6 @@ static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
 	(void)worker;
 	free(rx->desc);
-}
-
-static struct fake_listener *to_listener(const struct xport_listener *l)
-{
-	return sdoca_container_of(l, struct fake_listener, super);
-}
-
-static struct fake_listener *find_listener(int family, uint16_t port)
-{
-	struct fake_listener *l = fake.listeners;
-
-	while (l && (l->family != family || l->port != port))
-		l = l->next;
-	return l;
-}
-
-static doca_error_t listen_on(struct xport_worker *worker, const struct sockaddr *addr,
-                              size_t addr_len, xport_conn_request_fn on_request, void *arg,
-                              struct xport_listener **listener)
-{
-	struct fake_listener *l;
-	uint16_t port = xport_sockaddr_port(addr);
-
-	(void)addr_len;
-	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
-		return DOCA_ERROR_INVALID_VALUE;
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return DOCA_ERROR_NO_MEMORY;
-	l->super.ops = &fake_xport_ops;
-	l->worker = to_worker(worker);
-	l->family = addr->sa_family;
-	l->on_request = on_request;
-	l->arg = arg;
-	pthread_mutex_lock(&fake.lock);
-	while (port == 0 && find_listener(l->family, fake.next_port))
-		fake.next_port++;
-	l->port = port ? port : fake.next_port++;
-	if (find_listener(l->family, l->port)) {
-		pthread_mutex_unlock(&fake.lock);
-		free(l);
-		return DOCA_ERROR_IN_USE;
-	}
-	l->next = fake.listeners;
-	fake.listeners = l;
-	pthread_mutex_unlock(&fake.lock);
-	*listener = &l->super;
-	return DOCA_SUCCESS;
-}
-
-static uint16_t listener_port(const struct xport_listener *listener)
-{
-	return to_listener(listener)->port;
-}
-
-/* Takes r off its listener (fake.lock held). */
-static void unlink_request(struct fake_request *r)
-{
-	struct fake_request **link = &r->listener->requests;
-
-	while (*link != r)
-		link = &(*link)->next;
-	*link = r->next;
-}
-
-static void reject_request(struct xport_conn_request *request)
-{
-	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
-
-	pthread_mutex_lock(&fake.lock);
-	unlink_request(r);
-	if (r->client)
-		tell_ep(r->client, DOCA_ERROR_CONNECTION_RESET);
-	pthread_mutex_unlock(&fake.lock);
-	free(r);
-}
-
-static void listener_close(struct xport_listener *listener)
-{
-	struct fake_listener *l = to_listener(listener), **link;
-
-	while (l->requests)
-		reject_request(&l->requests->super);
-	pthread_mutex_lock(&fake.lock);
-	for (link = &fake.listeners; *link != l; link = &(*link)->next)
-		;
-	*link = l->next;
-	pthread_mutex_unlock(&fake.lock);
-	free(l);
-}
-
-static doca_error_t accept_request(struct xport_conn_request *request, xport_ep_error_fn on_error,
-                                   void *arg, struct xport_ep **ep)
-{
-	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
-	struct fake_worker *w = r->listener->worker;
-	struct fake_ep *e = NULL, *client;
-	doca_error_t status = DOCA_SUCCESS;
-
-	pthread_mutex_lock(&fake.lock);
-	unlink_request(r);
-	client = r->client;
-	if (!client)
-		status = DOCA_ERROR_CONNECTION_RESET; /* it gave up already */
-	else if (!(e = new_ep(w, client->worker->id, on_error, arg)))
-		status = DOCA_ERROR_NO_MEMORY;
-	if (status == DOCA_SUCCESS) {
-		add_ep(e);
-		tell_ep(client, DOCA_SUCCESS);
-		*ep = &e->super;
-	} else if (client) {
-		tell_ep(client, DOCA_ERROR_CONNECTION_RESET);
-	}
-	pthread_mutex_unlock(&fake.lock);
-	free(r);
-	return status;
-}
-
-static doca_error_t connect_to(struct xport_worker *worker, const struct sockaddr *addr,
-                               size_t addr_len, xport_done_fn connected, xport_ep_error_fn on_error,
-                               void *arg, struct xport_ep **ep)
-{
-	struct fake_ep *e = new_ep(to_worker(worker), 0, on_error, arg);
-	struct fake_request *r = calloc(1, sizeof(*r));
-	struct fake_listener *l;
-
-	(void)addr_len;
-	if (!e || !r) {
-		free(e);
-		free(r);
-		return DOCA_ERROR_NO_MEMORY;
-	}
-	r->super.ops = &fake_xport_ops;
-	r->client = e;
-	e->connecting = true;
-	e->connected = connected;
-	pthread_mutex_lock(&fake.lock);
-	add_ep(e);
-	l = find_listener(addr->sa_family, xport_sockaddr_port(addr));
-	if (l) {
-		e->peer = l->worker->id;
-		e->super.peer_id = (uintptr_t)e->peer;
-		struct fake_request **link = &l->requests;
-
-		while (*link) /* in the order they came */
-			link = &(*link)->next;
-		r->listener = l;
-		*link = r;
-		wake(l->worker);
-	} else {
-		tell_ep(e, DOCA_ERROR_CONNECTION_RESET); /* nobody listens: refused */
-		free(r);
-	}
-	pthread_mutex_unlock(&fake.lock);
-	*ep = &e->super;
-	return DOCA_SUCCESS;
 }
 
 const struct xport_ops fake_xport_ops = {
@@ -756,10 +516,10 @@ const struct xport_ops fake_xport_ops = {
 	.same_peer = ep_same_peer,
 	.rx_receive = rx_receive,
 	.rx_release = rx_release,
-	.listen = listen_on,
-	.listener_port = listener_port,
-	.listener_close = listener_close,
-	.accept = accept_request,
-	.reject = reject_request,
-	.connect = connect_to,
+	.listen = fake_listen,
+	.listener_port = fake_listener_port,
+	.listener_close = fake_listener_close,
+	.accept = fake_accept,
+	.reject = fake_reject,
+	.connect = fake_connect,
 };
