@@ -42,7 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
-	if (xport_worker_create("lo", XPORT_AUTO, ignore, NULL, &worker) != DOCA_SUCCESS)
+	if (xport_worker_create("lo", ignore, NULL, &worker) != DOCA_SUCCESS)
 		abort();
 	xport_worker_address(worker, &own, &own_len);
 	atexit(destroy_worker);
