@@ -82,7 +82,19 @@ struct softdoca_rdma_counters {
 	uint64_t faults_injected;   /* faults injected on this connection (SOFTDOCA_FAULTS) */
 };
 
-/* Reads the counters of a connection (any state, any thread). */
+/* Injects faults in this process from now on, as a specification in the
+ * syntax of SOFTDOCA_FAULTS (README.md, "Fault injection"), replacing what
+ * was set before (the environment's too); NULL or "" injects none. Faults of
+ * connections apply to connections exported afterwards. INVALID_VALUE, with
+ * a log line saying what is wrong, and nothing changes, for a specification
+ * that does not parse. */
+DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec);
+
+/* Faults injected in this process so far (each is also logged at INFO). */
+DOCA_STABLE uint64_t softdoca_faults_injected(void);
+
+/* Reads the counters of a connection (any thread, until its context is IDLE:
+ * the connection goes then; softdoca_dev_get_counters keeps its counts). */
 DOCA_STABLE doca_error_t
 softdoca_rdma_connection_get_counters(const struct doca_rdma_connection *rdma_connection,
                                       struct softdoca_rdma_counters *counters);

@@ -46,6 +46,13 @@ bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx
 {
 	struct nic_held *h;
 
+	if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
+		bool kept;
+
+		if (nic_fault_message(qp, m, rx, &kept))
+			return kept;
+		return nic_worker_dispatch(qp, m, rx);
+	}
 	if (qp->state == NIC_QP_INIT) {
 		h = qp->resp.num_unverified < MAX_UNVERIFIED ? malloc(sizeof(*h)) : NULL;
 		if (h) {
@@ -76,7 +83,7 @@ void nic_bind_release(struct nic_qp *qp)
 	while ((h = STAILQ_FIRST(&qp->resp.unverified))) {
 		STAILQ_REMOVE_HEAD(&qp->resp.unverified, link);
 		qp->resp.num_unverified--;
-		if (!nic_bind_ok(qp, h->msg.secret, &h->rx)) {
+		if (!nic_bind_peer(qp, h->msg.secret, &h->rx)) {
 			stranger(qp, &h->msg);
 			xport_rx_release(qp->worker->xport, &h->rx);
 		} else {

@@ -296,8 +296,33 @@ void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 			*next_ns = deadline;
 		return;
 	}
-	wqe->answered = true;
-	wqe->status = DOCA_ERROR_TIME_OUT;
+	nic_comp_give_up(qp, "no answer from the peer (timeout)");
+}
+
+void nic_comp_give_up(struct nic_qp *qp, const char *why)
+{
+	struct nic_wqe *wqe = oldest_unanswered(qp);
+
+	if (wqe) {
+		wqe->answered = true;
+		wqe->status = DOCA_ERROR_TIME_OUT;
+	}
 	qp->counters.timeouts++;
-	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "no answer from the peer (timeout)");
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, why);
+}
+
+bool nic_comp_read_empty(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct nic_wqe *wqe = in_flight(qp, m->seq);
+
+	/* Not a read's answer (a broken peer): the usual path fails it. */
+	if (!wqe || wqe->answered || wqe->op != NIC_WR_READ || m->len > wqe->length ||
+	    after_refused(qp, m->seq))
+		return false;
+	xport_rx_release(qp->worker->xport, rx);
+	wqe->answered = true;
+	wqe->result_len = m->len;
+	qp->counters.bytes_read += m->len;
+	complete_in_order(qp);
+	return true;
 }

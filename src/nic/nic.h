@@ -16,6 +16,8 @@
  *   srq.c        the shared receive queue of an RDMA context
  *   qp.c         queue pairs: connect info, connect, errors, life, teardown
  *   binding.c    a connection reads only its peer's messages (secret, sender)
+ *   fault.c      faults injected on connections (SOFTDOCA_FAULTS)
+ *   stats.c      counters of connections and devices
  *   worker.c     a transport worker shared by the QPs of one PE and device;
  *                message dispatch; watching peer processes
  *   service.c    the thread that progresses workers the application does not
@@ -141,6 +143,7 @@ struct nic_qp_events {
 };
 
 struct nic_qp_attr {
+	uint32_t conn_id;    /* the connection's id (doca_rdma_connection_get_id) */
 	uint32_t access;     /* remote operations this side allows */
 	uint32_t send_queue; /* requests in flight at most */
 	uint8_t rnr_retry;   /* this side's RNR retry count (7 = forever) */
@@ -249,6 +252,13 @@ struct nic_qp {
 	 * messages carry, and what this side's carry. */
 	uint64_t rx_secret;
 	uint64_t tx_secret;
+	/* What the data path compares a message's secret with: rx_secret, or
+	 * never a match when the QP has faults (every message then takes the
+	 * slow path, which looks at them: no test of its own per message). */
+	uint64_t rx_check;
+	/* nic_post_send's queue limit: attr.send_queue, or 0 when the QP has
+	 * faults (every post takes the slow path, likewise). */
+	uint32_t post_limit;
 	enum nic_qp_state state;
 	doca_error_t error_status; /* what flushes requests once in NIC_QP_ERROR */
 	struct xport_ep *ep;
@@ -257,6 +267,7 @@ struct nic_qp {
 	struct nic_resp resp;
 	struct nic_ack ack;
 	struct softdoca_rdma_counters counters;
+	struct nic_fault *fault; /* faults injected here (fault.c); NULL: none */
 	/* Life (nic_qp_get/put): one reference for the owner until destroy, one
 	 * for each request in flight and each transfer of the responder's; the
 	 * QP is freed when the last goes. */
@@ -295,6 +306,7 @@ struct nic_worker {
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
 	bool losses_pending;         /* a QP's peer.lost is set */
+	uint64_t stop_until_ns;      /* an injected stop (fault.c): no progress until then */
 	uint64_t stranger_log_ns;    /* when strangers' messages were last logged */
 	uint64_t strangers_unlogged; /* ... and how many were dropped since */
 	LIST_ENTRY(nic_worker) link; /* in the process's workers */
@@ -514,6 +526,13 @@ void nic_comp_sent(void *slot, doca_error_t status);
 void nic_comp_abandon(struct nic_qp *qp, doca_error_t status);
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+/* The peer stays silent past the retries: the oldest request fails with
+ * TIME_OUT and the connection breaks (the timeout; an injected break). */
+void nic_comp_give_up(struct nic_qp *qp, const char *why);
+/* A read response whose data is not placed, the read completed as if it
+ * had been (an injected fault for testing data checks); false, and nothing
+ * done, when it answers no read in flight. */
+bool nic_comp_read_empty(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* The status a requester reports for a responder's syndrome. */
 doca_error_t nic_syndrome_status(uint32_t syndrome);
 
@@ -522,13 +541,34 @@ doca_error_t nic_syndrome_status(uint32_t syndrome);
  * transport connection to the peer (a load and two compares). */
 static inline bool nic_bind_ok(const struct nic_qp *qp, uint64_t secret, const struct xport_rx *rx)
 {
+	return secret == qp->rx_check && qp->ep && xport_rx_from(rx, qp->ep);
+}
+/* The same, whatever the QP's faults (slow paths). */
+static inline bool nic_bind_peer(const struct nic_qp *qp, uint64_t secret,
+                                 const struct xport_rx *rx)
+{
 	return secret == qp->rx_secret && qp->ep && xport_rx_from(rx, qp->ep);
 }
-/* A message that is not (yet) known to be the peer's: kept unread before
- * this side connects (true: rx kept), else dropped and counted. */
+/* A message that is not (yet) known to be the peer's: a QP with faults
+ * looks at it (fault.c) if it is; kept unread before this side connects
+ * (true: rx kept); else dropped and counted. */
 bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* At connect: the messages kept unread go on if they are the peer's. */
 void nic_bind_release(struct nic_qp *qp);
+
+/* --- fault.c (the hooks are behind a test of qp->fault or stop_until_ns) --- */
+/* The faults that name the QP's connection, if any, at its creation. */
+void nic_fault_attach(struct nic_qp *qp, uint32_t conn_id);
+void nic_fault_detach(struct nic_qp *qp);
+/* A message from the peer: true if a fault took it (*kept: rx kept). */
+bool nic_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, bool *kept);
+/* This side posts a request (a connected QP): true if the connection
+ * breaks instead. */
+bool nic_fault_post(struct nic_qp *qp);
+/* Whether the worker is stopped now (it goes on once the stop is over). */
+bool nic_fault_stopped(struct nic_worker *w);
+/* Delayed messages due, an RNR over (lock held). */
+void nic_fault_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 
 /* --- stats.c --- */
 /* to += from, every counter. */

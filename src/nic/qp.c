@@ -93,12 +93,16 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 	STAILQ_INIT(&qp->resp.landing);
 	LIST_INIT(&qp->resp.moving);
 	qp->refs = 1; /* the owner's, until nic_qp_destroy */
+	nic_fault_attach(qp, attr->conn_id);
+	qp->post_limit = qp->fault ? 0 : attr->send_queue;
 	qp->owner = owner;
 	qp->events = events;
 	nic_lock(worker);
 	status = take_slot(worker, qp);
 	nic_unlock(worker);
 	if (status != DOCA_SUCCESS) {
+		if (qp->fault)
+			nic_fault_detach(qp);
 		free(qp);
 		return status;
 	}
@@ -207,6 +211,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 	qp->peer.rnr_retry = info[INFO_RNR_RETRY];
 	qp->tx_secret = nic_conn_secret(qp->peer.token, qp->token);
 	qp->rx_secret = nic_conn_secret(qp->token, qp->peer.token);
+	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
 	/* What came before: the peer's requests are held in INIT, as before
 	 * (nic_resp_connected decides on them); a goodbye closes it. */
 	nic_bind_release(qp);
@@ -276,6 +281,8 @@ static void close_transport(struct nic_qp *qp, bool force)
 void nic_qp_free(struct nic_qp *qp)
 {
 	nic_stats_retire(qp->worker, &qp->counters);
+	if (qp->fault)
+		nic_fault_detach(qp);
 	nic_worker_unwatch_peer(qp);
 	if (qp->ack.listed)
 		SLIST_REMOVE(&qp->worker->acks, qp, nic_qp, ack.link);

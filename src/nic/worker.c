@@ -79,7 +79,7 @@ static void malformed(struct nic_worker *w, const uint8_t *hdr, size_t hdr_len,
 	qp = nic_worker_find_qp(w, sdoca_get_le32(hdr + 4));
 	if (!qp || qp->detached || qp->state == NIC_QP_INIT)
 		return;
-	if (nic_bind_ok(qp, sdoca_get_le64(hdr + 16), rx)) {
+	if (nic_bind_peer(qp, sdoca_get_le64(hdr + 16), rx)) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "malformed message from the peer");
 	} else {
@@ -119,6 +119,7 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 		xport_rx_release(w->xport, rx);
 		return false;
 	}
+	/* A QP with faults fails this test on purpose: the slow path has them. */
 	if (SDOCA_UNLIKELY(!nic_bind_ok(qp, m.secret, rx)))
 		return nic_bind_refuse(qp, &m, rx);
 	return nic_worker_dispatch(qp, &m, rx);
@@ -337,6 +338,10 @@ bool nic_worker_progress(struct nic_worker *worker)
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
+	if (SDOCA_UNLIKELY(worker->stop_until_ns) && nic_fault_stopped(worker)) {
+		nic_unlock(worker);
+		return false;
+	}
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
 	if (!SLIST_EMPTY(&worker->acks))
@@ -380,6 +385,8 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 		nic_comp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
 			nic_resp_timers(qp, now_ns, &next);
+		if (worker->qps[i] == qp && SDOCA_UNLIKELY(qp->fault))
+			nic_fault_timers(qp, now_ns, &next);
 	}
 	return next;
 }

@@ -91,6 +91,7 @@ doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
 		return DOCA_ERROR_NO_MEMORY;
 	conn->rdma = rdma;
 	conn->id = rdma->num_conns;
+	attr.conn_id = conn->id;
 	status = nic_qp_create(rdma->worker, &rdma->srq, &attr, conn, &qp_events, &conn->qp);
 	if (status == DOCA_SUCCESS)
 		status = build_blob(rdma, conn);

@@ -182,6 +182,7 @@ extern const struct scenario failure_scenarios[];
 extern const struct scenario arrival_scenarios[];
 extern const struct scenario resume_scenarios[];
 extern const struct scenario stranger_scenarios[];
+extern const struct scenario fault_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

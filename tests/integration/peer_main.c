@@ -29,6 +29,9 @@ static const struct scenario *find(const char *name)
 	for (const struct scenario *s = stranger_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
+	for (const struct scenario *s = fault_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
 	for (const struct scenario *s = failure_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0) {
 			failure_select(name);
