@@ -283,6 +283,17 @@ static void client_done(struct ucx_cm_conn *c, enum outcome o)
 	conn_free(c);
 }
 
+/* The handshake that waited longest for its HELLO, or NULL. */
+static struct ucx_cm_conn *oldest_unanswered(struct ucx_worker *w)
+{
+	struct ucx_cm_conn *oldest = NULL;
+
+	for (struct ucx_cm_conn *c = w->conns; c; c = c->next) /* newest first */
+		if (c->listener && !c->delivered)
+			oldest = c;
+	return oldest;
+}
+
 static unsigned int accept_sockets(struct ucx_cm_listener *l)
 {
 	unsigned int n = 0, waiting = 0;
@@ -299,11 +310,22 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l)
 		             SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			break;
-		c = waiting < MAX_UNANSWERED ? conn_new(l->worker, fd) : NULL;
+		/* Full of handshakes whose HELLO has not come (peers that connect
+		 * and say nothing, or too slowly): the oldest makes room, as a
+		 * kernel's full SYN queue drops, so silent peers cannot lock real
+		 * clients out. */
+		if (waiting >= MAX_UNANSWERED && (c = oldest_unanswered(l->worker))) {
+			SDOCA_DBG("port %u: %u handshakes waiting, the oldest is dropped", l->port,
+			          waiting);
+			conn_free(c);
+			waiting--;
+		}
+		c = conn_new(l->worker, fd);
 
 		if (!c || watch(l->worker, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
-			SDOCA_WARN("port %u: a connection request was dropped (%u waiting)",
-			           l->port, waiting);
+			SDOCA_WARN("port %u: a connection request was dropped (no memory, or its "
+			           "socket cannot be watched)",
+			           l->port);
 			if (c) {
 				c->fd = -1; /* not watched */
 				conn_free(c);

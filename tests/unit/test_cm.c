@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <malloc.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +632,38 @@ static void hostile_bytes(void **state)
 		close(fds[i]);
 }
 
+/* More peers that connect and say nothing than a worker keeps handshakes
+ * for (64): the oldest are dropped (their sockets closed), and a real client
+ * still connects. */
+static void silent_flood(void **state)
+{
+	enum { SILENT = 64 + 8 };
+	struct side *server = side_start(MAX_CONNS), *client = side_start(1);
+	struct sockaddr_in in = { .sin_family = AF_INET,
+		                  .sin_port = htons(t.port),
+		                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct pollfd first = { .events = POLLIN };
+	int fds[SILENT];
+	char byte;
+
+	(void)state;
+	assert_doca_ok(doca_rdma_start_listen_to_port(server->rdma, t.port));
+	for (int i = 0; i < SILENT; i++) {
+		fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+		assert_true(fds[i] >= 0);
+		assert_int_equal(connect(fds[i], (struct sockaddr *)&in, sizeof(in)), 0);
+	}
+	connect_to(client, DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", t.port);
+	WAIT_FOR(client->events[EV_ESTABLISHED] == 1 && server->events[EV_ESTABLISHED] == 1);
+	assert_int_equal(server->events[EV_REQUEST], 1);
+	/* The oldest silent peer was hung up on (end of stream, or reset). */
+	first.fd = fds[0];
+	assert_int_equal(poll(&first, 1, 10000), 1);
+	assert_true(read(fds[0], &byte, 1) <= 0);
+	for (int i = 0; i < SILENT; i++)
+		close(fds[i]);
+}
+
 static int count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -714,8 +747,8 @@ int main(void)
 	        CASE(nobody_listens), CASE(full), CASE(one_goes_down), CASE(cycles)
 	const struct CMUnitTest fake[] = { CASES, CASE(listener_errors), CASE(needs_callbacks),
 		                           CASE(max_connections_cap) };
-	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes) };
-	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes) };
+	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes), CASE(silent_flood) };
+	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes), CASE(silent_flood) };
 	int failed = 0;
 
 	setenv("SOFTDOCA_DEVICES", "lo", 1);
