@@ -1,7 +1,8 @@
 #!/bin/bash
 # softdoca-perf end to end: every operation, bandwidth and latency, a few
-# hundred iterations with --check (every byte verified), over one transport;
-# then its answers to bad input.
+# hundred iterations with --check (each operation's data verified, check.c),
+# over one transport; operations that place nothing, caught; then its answers
+# to bad input.
 #
 #   run_perf.sh SOFTDOCA_PERF shm|tcp
 set -u
@@ -150,6 +151,59 @@ fi
 # flight (the server once checked its pattern anyway and failed the run).
 UNCHECKED=1 run_case write --bw -n 300 -s 8
 
+# --check catches an operation that completes with success and places
+# nothing. SOFTDOCA_PERF_TEST_EMPTY_OP=N (test only) makes the client's
+# iteration N complete so, never posted. A repeated read of a slot (N = 135
+# with 128 slots, 7 in a latency test) finds the last read's bytes in its
+# buffer unless it was poisoned: the check that passed such a read is gone.
+# expect_wrong N WRONG MESSAGE TEST MODE [client args...]: the run fails, the
+# client exits 1 saying MESSAGE (a regex) and "data check failed: WRONG
+# wrong"; the server exits 0 (having said SERVER_SAYS, if given).
+expect_wrong() {
+	local n=$1 wrong=$2 message=$3 test=$4 mode=$5 p
+	shift 5
+	: >"$dir/server.log"
+	# shellcheck disable=SC2086 # options, split on purpose
+	timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p 0 --transport "$transport" \
+		${SERVER_ARGS:-} >"$dir/server.log" 2>&1 &
+	local server=$! rc=0
+	: >"$dir/client.log"
+	p=$(server_port "$dir/server.log" "$server")
+	if [ -n "$p" ]; then
+		SOFTDOCA_PERF_TEST_EMPTY_OP=$n timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" \
+			-p "$p" --transport "$transport" --check "$@" 127.0.0.1 >"$dir/client.log" 2>&1
+		rc=$?
+	else
+		kill -9 "$server" 2>/dev/null
+	fi
+	wait "$server"
+	local src=$?
+	if [ $rc -ne 1 ] || [ $src -ne 0 ] ||
+		! grep -Eq "softdoca-perf: data check: $message" "$dir/client.log" ||
+		! grep -q "softdoca-perf: data check failed: $wrong wrong" "$dir/client.log" ||
+		! grep -q "Data check: [0-9]* verified, $wrong wrong" "$dir/client.log" ||
+		{ [ -n "${SERVER_SAYS:-}" ] && ! grep -qF "data check: $SERVER_SAYS" "$dir/server.log"; }; then
+		fail "$test $mode $*, operation $n placing nothing: client exit $rc, server exit $src"
+		sed 's/^/  client| /' "$dir/client.log"
+		sed 's/^/  server| /' "$dir/server.log"
+		return
+	fi
+	echo "ok: $test $mode $* ${SERVER_ARGS:-}, operation $n placing nothing -> $(grep -m1 'data check:' "$dir/client.log")"
+}
+expect_wrong 135 1 "read 135: byte 0 of 65536 is 0x00, not 0x[89a-f][0-9a-f] \(nothing placed there\)" read --bw -n 300
+expect_wrong 7 1 "read 7: byte 0 of 8 is 0x00, not 0x[89a-f][0-9a-f] \(nothing placed there\)" read --lat -n 300
+SERVER_ARGS="--api 202" expect_wrong 135 1 "read 135: byte 0 of 65536 is 0x00" read --bw -n 300 --api 202
+# A write that placed nothing leaves the slot's last write at the target: its
+# read-back says so before the slot is reused (1-byte writes too: a slot's
+# writes are seeded by its rounds); the slot's last one the target sees too.
+expect_wrong 135 1 "write 135: byte 0 of 65536 is 0x[89a-f][0-9a-f], not 0x[89a-f][0-9a-f]$" write --bw -n 300
+expect_wrong 135 1 "write 135: byte 0 of 1 is 0x[89a-f][0-9a-f], not 0x[89a-f][0-9a-f]$" write --bw -n 300 -s 1
+SERVER_SAYS="slot 43 at the target: not write 299's bytes" expect_wrong 299 2 "write 299: byte 0" write --bw -n 300
+SERVER_ARGS="--api 202" expect_wrong 135 1 "write 135: byte 0 of 65536" write --bw -n 300 --api 202
+# Atomics: the result buffer poisoned; the target's count is one short.
+expect_wrong 7 2 "fetch-add 7 returned 0xffffffffffffffff, not a count below the 8 posted \(nothing placed\)" atomic_fa --bw -n 300
+expect_wrong 7 294 "compare-swap 7 returned 0xffffffffffffffff, not 7 \(nothing placed\)" atomic_cs --lat -n 300
+
 # Bad input: a clear message and a non-zero exit, never a hang.
 expect_exit() {
 	local want=$1 what=$2
@@ -178,6 +232,10 @@ expect_exit 2 "client without a port" "$perf" -p 0 127.0.0.1
 expect_exit 2 "passive client" "$perf" --passive -p 1 127.0.0.1
 expect_exit 2 "cm-port on a client" "$perf" --cm --cm-port 9 -p 1 127.0.0.1
 expect_exit 2 "cm-port 0" "$perf" --cm-port 0
+SOFTDOCA_PERF_TEST_EMPTY_OP=3 expect_exit 2 "an empty operation the peer would wait for" \
+	"$perf" -t send --check -p 1 127.0.0.1
+SOFTDOCA_PERF_TEST_EMPTY_OP=3 expect_exit 2 "an empty operation without --check" \
+	"$perf" -t read -p 1 127.0.0.1
 # A port in use.
 timeout -s KILL 60 "$perf" -p 0 >"$dir/holder.log" 2>&1 &
 holder=$!

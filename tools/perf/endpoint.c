@@ -242,6 +242,24 @@ void perf_ep_make_slot(struct perf_ep *ep, struct perf_slot *s)
 		make_receive(ep, s);
 	else
 		make_op(ep, s);
+	if (s->readback_local)
+		perf_ep_make_readback(ep, s);
+}
+
+void perf_ep_make_readback(struct perf_ep *ep, struct perf_slot *s)
+{
+	union doca_data ud = { .ptr = s };
+	struct doca_rdma_task_read *t;
+
+	PERF_CHECK(doca_rdma_task_read_allocate_init(ep->rdma, ep->conns[s->index % ep->num_conns],
+	                                             s->readback_remote, s->readback_local, ud,
+	                                             &t));
+	s->readback = doca_rdma_task_read_as_task(t);
+}
+
+doca_error_t perf_ep_post_readback(struct perf_slot *s)
+{
+	return doca_task_submit(s->readback);
 }
 
 void perf_ep_release_slot(struct perf_slot *s)
@@ -251,6 +269,11 @@ void perf_ep_release_slot(struct perf_slot *s)
 		doca_buf_dec_refcount(s->local, NULL);
 	if (s->remote)
 		doca_buf_dec_refcount(s->remote, NULL);
+	if (s->readback) {
+		doca_task_free(s->readback);
+		doca_buf_dec_refcount(s->readback_local, NULL);
+		doca_buf_dec_refcount(s->readback_remote, NULL);
+	}
 }
 
 /* Only the operations with per-iteration operands have s->typed. */

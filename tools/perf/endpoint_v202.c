@@ -123,6 +123,32 @@ void perf_ep_make_slot(struct perf_ep *ep, struct perf_slot *s)
 		}
 	}
 	s->job = job;
+	if (s->readback_local)
+		perf_ep_make_readback(ep, s);
+}
+
+void perf_ep_make_readback(struct perf_ep *ep, struct perf_slot *s)
+{
+	union perf_job *job = calloc(1, sizeof(*job));
+
+	if (!job) {
+		fprintf(stderr, "softdoca-perf: out of memory\n");
+		exit(1);
+	}
+	job->base.type = DOCA_RDMA_JOB_READ;
+	job->base.ctx = doca_rdma_as_ctx(ep->rdma);
+	job->base.flags = DOCA_JOB_FLAGS_NONE;
+	job->base.user_data.ptr = s;
+	job->rw.src_buff = s->readback_remote;
+	job->rw.dst_buff = s->readback_local;
+	s->readback = job;
+}
+
+doca_error_t perf_ep_post_readback(struct perf_slot *s)
+{
+	union perf_job *job = s->readback;
+
+	return doca_workq_submit(s->ep->workq, &job->base);
 }
 
 void perf_ep_release_slot(struct perf_slot *s)
@@ -132,6 +158,11 @@ void perf_ep_release_slot(struct perf_slot *s)
 		doca_buf_refcount_rm(s->local, NULL);
 	if (s->remote)
 		doca_buf_refcount_rm(s->remote, NULL);
+	if (s->readback) {
+		free(s->readback);
+		doca_buf_refcount_rm(s->readback_local, NULL);
+		doca_buf_refcount_rm(s->readback_remote, NULL);
+	}
 }
 
 doca_error_t perf_ep_post(struct perf_slot *s, uint64_t seq)

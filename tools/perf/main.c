@@ -158,6 +158,9 @@ static int client(const struct perf_opts *o)
 		printf(" Data check: %lu verified, %lu wrong\n", (unsigned long)verified,
 		       (unsigned long)bad);
 	}
+	if (bad)
+		fprintf(stderr, "softdoca-perf: data check failed: %lu wrong\n",
+		        (unsigned long)bad);
 	perf_ep_close(&ep);
 	close(oob);
 	if (o->json && perf_report_json(o, &ep, results, n) != 0)

@@ -74,7 +74,8 @@ static void usage(FILE *f, const char *prog)
 	        "                         above it); the client learns it over the socket\n"
 	        "      --json=FILE        also write the results as JSON\n"
 	        "      --report-gbits     bandwidth in Gb/s instead of MiB/s\n"
-	        "      --check            verify every transferred byte (slower)\n"
+	        "      --check            verify each operation's data (slower; the banner says\n"
+	        "                         how)\n"
 	        "      --idle=SECONDS     client: once connected, stay idle this long and\n"
 	        "                         report the CPU the process used meanwhile\n"
 	        "      --gap-us=N         sync_set --lat: wait N us between operations (the\n"
@@ -170,6 +171,8 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "%s is a server option (the client learns the port)", "--cm-port");
 	if (o->host && o->port == 0)
 		return bad(prog, "%s: a client needs the server's port (0 is for a server)", "-p");
+	if (perf_check_empty_op(o, NULL) < 0)
+		return 2;
 	return 0;
 }
 

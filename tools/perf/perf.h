@@ -121,6 +121,12 @@ struct perf_slot {
 	struct doca_buf *remote;
 	uint64_t seq; /* the iteration this slot carries now */
 	bool busy;
+	/* --check of a write --bw (check.c): once it completes, the target's
+	 * bytes are read back, by this task or job, into a poisoned buffer */
+	void *readback;
+	struct doca_buf *readback_local;
+	struct doca_buf *readback_remote;
+	bool reading_back;
 	bool repost_due; /* a completed receive, re-posted after the reply leaves */
 };
 
@@ -178,6 +184,13 @@ struct perf_ep {
 	bool check;
 	uint64_t verified;
 	uint64_t bad;
+	uint64_t posted;    /* operations posted (fetch-add results stay below) */
+	uint8_t *fa_seen;   /* fetch-add results returned so far, a bit each */
+	size_t fa_seen_len; /* bytes */
+	/* SOFTDOCA_PERF_TEST_EMPTY_OP (test only, check.c): this operation
+	 * completes with success and is never posted, as one that placed nothing */
+	bool empty_op_set;
+	uint64_t empty_op;
 	struct perf_samples done_at; /* completion times, for the peak bandwidth */
 };
 
@@ -193,6 +206,9 @@ void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct pe
 void perf_ep_connect(struct perf_ep *ep, int oob);
 void perf_ep_make_slot(struct perf_ep *ep, struct perf_slot *s);
 void perf_ep_release_slot(struct perf_slot *s);
+/* --check of a write --bw: the slot's read-back (its buffers made already). */
+void perf_ep_make_readback(struct perf_ep *ep, struct perf_slot *s);
+doca_error_t perf_ep_post_readback(struct perf_slot *s);
 /* Posts the slot's operation (iteration seq's immediate and operands set). */
 doca_error_t perf_ep_post(struct perf_slot *s, uint64_t seq);
 void perf_ep_close(struct perf_ep *ep);
@@ -257,6 +273,36 @@ void perf_fail(const char *what, doca_error_t status);
 /* pattern.c: the data --check verifies. */
 void perf_pattern_fill(uint8_t *buf, size_t len, uint64_t seed);
 bool perf_pattern_ok(const uint8_t *buf, size_t len, uint64_t seed);
+/* The first byte that is not the pattern's (len: none), and what it should be. */
+size_t perf_pattern_mismatch(const uint8_t *buf, size_t len, uint64_t seed, uint8_t *want);
+/* Bytes no pattern has: whatever an operation does not place shows. */
+void perf_pattern_poison(uint8_t *buf, size_t len);
+
+/* check.c: --check, operation by operation (its comment says what). */
+/* SOFTDOCA_PERF_TEST_EMPTY_OP (a client's, test only): 1 and the iteration
+ * if set, 0 if not, -1 (said) if it is not a number or not for this test. */
+int perf_check_empty_op(const struct perf_opts *o, uint64_t *iteration);
+/* What --check verifies for this test, in a line of the banner. */
+const char *perf_check_what(const struct perf_opts *o);
+/* The seed of the pattern iteration seq writes, sends or checks. */
+uint64_t perf_check_seed(const struct perf_ep *ep, uint64_t seq);
+/* Whether the slot reads back what its write left (write --bw). */
+bool perf_check_reads_back(const struct perf_ep *ep, const struct perf_slot *s);
+/* Before a slot's operation or receive is posted: fills its source, poisons
+ * its destination. True: the test fault says it completes, unposted. */
+bool perf_check_before(struct perf_slot *s);
+/* A slot's operation succeeded: checks it. True: the slot stays busy, its
+ * write read back (s->reading_back) before the slot carries another. */
+bool perf_check_done(struct perf_slot *s);
+/* That read-back completed: checks the bytes it brought. */
+void perf_check_readback_done(struct perf_slot *s, doca_error_t status);
+/* A receive completed: the message of connection conn's next iteration. */
+void perf_check_receive(struct perf_slot *s, uint32_t conn, uint32_t len, doca_be32_t imm);
+/* A ping-pong write of iteration seq arrived in buf (the peer's slot 1):
+ * checks its len bytes, then poisons them for the next one. */
+void perf_check_arrival(struct perf_ep *ep, uint8_t *buf, size_t len, uint64_t seq);
+/* Counts one operation's result wrong; says the first few on stderr. */
+void perf_check_bad(struct perf_ep *ep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* run.c: one size, both sides. */
 struct perf_result {

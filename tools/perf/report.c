@@ -63,7 +63,7 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 		                                         ? "half of a ping-pong round trip"
 		                                         : "the whole operation (one in flight)");
 	if (o->check)
-		printf(" Data check     : every transferred byte verified\n");
+		printf(" Data check     : %s\n", perf_check_what(o));
 	else if (o->mode == PERF_BW)
 		printf(" Buffers        : one, shared by all operations in flight (as perftest)\n");
 	printf(" softdoca       : %-16s DOCA API       : %s\n", softdoca_version(),

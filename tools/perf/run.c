@@ -120,12 +120,8 @@ static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t
 
 		while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != expected && !broken(ep))
 			perf_progress(ep);
-		if (ep->check && !broken(ep)) {
-			if (perf_pattern_ok(ep->mem + ep->stride, ep->size - 1, seq))
-				ep->verified++;
-			else
-				ep->bad++;
-		}
+		if (ep->check && !broken(ep))
+			perf_check_arrival(ep, ep->mem + ep->stride, ep->size - 1, seq);
 	} else {
 		while (ep->received <= seq && !broken(ep))
 			perf_progress(ep);
@@ -272,6 +268,7 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 	}
 	while (ep->completed < sent + extra && !lat && !broken(ep))
 		perf_progress(ep);
+	wait_all_idle(ep); /* --check: the last writes read back */
 	if (broken(ep))
 		fail_run(ep);
 	m = perf_recv_msg(oob, MSG_RESULT);
@@ -311,11 +308,16 @@ static void serve_until_message(struct perf_ep *ep, int oob)
 static void server_prepare(struct perf_ep *ep)
 {
 	enum perf_op op = (enum perf_op)ep->params.op;
+	uint32_t slots = perf_num_slots(ep->size, ep->params.depth);
 	uint64_t zero = 0;
 
 	if (op == PERF_READ)
-		for (uint32_t k = 0; k < perf_num_slots(ep->size, ep->params.depth); k++)
+		for (uint32_t k = 0; k < slots; k++)
 			perf_pattern_fill(ep->mem + k * ep->stride, ep->size, k);
+	/* --check: what the writes find is poison, not the last size's pattern
+	 * (slot 1 too: a ping-pong's writes land there) */
+	if (ep->check && (op == PERF_WRITE || op == PERF_WRITE_IMM))
+		perf_pattern_poison(ep->mem, (slots + 1) * ep->stride);
 	if (op == PERF_ATOMIC_FA || op == PERF_ATOMIC_CS)
 		__atomic_store_n((uint64_t *)(void *)ep->mem, zero, __ATOMIC_RELEASE);
 }
@@ -335,10 +337,12 @@ static void server_check_final(struct perf_ep *ep, uint64_t total, uint32_t slot
 		for (uint32_t k = 0; k < slots && k < total; k++) {
 			uint64_t last = (total - 1 - k) / slots * slots + k;
 
-			if (perf_pattern_ok(ep->mem + k * ep->stride, ep->size, last))
+			if (perf_pattern_ok(ep->mem + k * ep->stride, ep->size,
+			                    perf_check_seed(ep, last)))
 				ep->verified++;
 			else
-				ep->bad++;
+				perf_check_bad(ep, "slot %u at the target: not write %lu's bytes",
+				               k, (unsigned long)last);
 		}
 	}
 }

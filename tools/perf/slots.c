@@ -7,7 +7,6 @@
  * DOCA generation: endpoint.c (DOCA 3.x tasks) and endpoint_v202.c (DOCA 2.2
  * jobs) make, post and release them, and report their completions here.
  */
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +97,7 @@ void perf_ep_prepare(struct perf_ep *ep, const struct perf_opts *o, const struct
 		                .passive = o->passive,
 		                .client = o->host != NULL,
 		                .cm_port = o->cm_port };
+	ep->empty_op_set = perf_check_empty_op(o, &ep->empty_op) > 0;
 	if (o->transport && setenv("SOFTDOCA_TRANSPORT", o->transport, 1) != 0)
 		exit(1);
 	open_device(ep, o->device);
@@ -135,6 +135,7 @@ void perf_ep_release_memory(struct perf_ep *ep)
 	PERF_CHECK(doca_dev_close(ep->dev));
 	munmap(ep->mem, ep->mem_len);
 	free(ep->done_at.v);
+	free(ep->fa_seen);
 }
 
 static struct doca_buf *buf_at(struct perf_ep *ep, struct doca_mmap *mmap, uint8_t *addr,
@@ -182,6 +183,13 @@ void perf_slot_buffers(struct perf_ep *ep, struct perf_slot *s)
 		s->remote = buf_at(ep, ep->remote_mmap, ep->remote_mem, 8, 8);
 		break;
 	}
+	/* --check of a write --bw: read back into this slot's receive buffer
+	 * (the writer posts none), from where the write went */
+	if (perf_check_reads_back(ep, s)) {
+		s->readback_local =
+		        buf_at(ep, ep->mmap, ep->mem + perf_slot_offset(ep, s->index, true), n, 0);
+		s->readback_remote = buf_at(ep, ep->remote_mmap, remote, n, n);
+	}
 }
 
 /* ---------------------------------------------------------------- */
@@ -196,52 +204,23 @@ void perf_count_failure(struct perf_ep *ep, doca_error_t status)
 		ep->first_error = status;
 }
 
-/* Checks what a finished operation brought back (reads and compare-swaps). */
-static void check_op(struct perf_slot *s)
-{
-	struct perf_ep *ep = s->ep;
-	bool ok = true;
-
-	if (ep->params.op == PERF_READ) {
-		ok = perf_pattern_ok(ep->mem + s->index * ep->stride, ep->size, s->index);
-	} else if (ep->params.op == PERF_ATOMIC_CS) {
-		uint64_t original;
-
-		memcpy(&original, ep->mem + s->index * ep->stride, sizeof(original));
-		ok = original == s->seq;
-	} else {
-		return; /* the server checks what writes and sends left */
-	}
-	if (ok)
-		ep->verified++;
-	else
-		ep->bad++;
-}
-
 void perf_op_done(struct perf_slot *s, doca_error_t status)
 {
 	struct perf_ep *ep = s->ep;
 
 	perf_count_failure(ep, status);
-	if (status == DOCA_SUCCESS && ep->check)
-		check_op(s);
-	s->busy = false;
+	if (ep->check) {
+		if (s->reading_back) { /* the write counted already */
+			perf_check_readback_done(s, status);
+			return;
+		}
+		s->busy = status == DOCA_SUCCESS && perf_check_done(s);
+	} else {
+		s->busy = false;
+	}
 	ep->completed++;
 	if (ep->params.mode == PERF_BW)
 		perf_samples_add(&ep->done_at, perf_now_ns());
-}
-
-/* The iteration a connection's k-th message carries: iteration i leaves
- * from slot i % num_ops, and slot s on connection s % num_conns (RC keeps
- * each connection's order; across connections there is none). */
-static uint64_t iteration_of(struct perf_ep *ep, uint32_t c)
-{
-	/* the client's operation slots (a receiving server has none of its own) */
-	uint32_t n = ep->num_conns,
-	         ops = ep->params.mode == PERF_BW ? perf_num_slots(ep->size, ep->params.depth) : 1;
-	uint64_t k = ep->received_on[c]++, per_round = ops / n + (c < ops % n ? 1 : 0);
-
-	return (k / per_round) * ops + c + (k % per_round) * n;
 }
 
 /* Whether a completed receive is to be posted again. */
@@ -256,7 +235,6 @@ void perf_receive_done(struct perf_slot *s, doca_error_t status, uint32_t conn, 
                        doca_be32_t imm)
 {
 	struct perf_ep *ep = s->ep;
-	enum perf_op op = (enum perf_op)ep->params.op;
 
 	s->busy = false;
 	if (status != DOCA_SUCCESS) {
@@ -264,21 +242,8 @@ void perf_receive_done(struct perf_slot *s, doca_error_t status, uint32_t conn, 
 			perf_count_failure(ep, status);
 		return;
 	}
-	if (ep->check) {
-		uint64_t seq = iteration_of(ep, conn);
-		bool ok = true;
-
-		if (op == PERF_SEND_IMM || op == PERF_WRITE_IMM)
-			ok = ntohl(imm) == (uint32_t)seq;
-		if (op == PERF_SEND || op == PERF_SEND_IMM)
-			ok = ok && len == ep->size &&
-			     perf_pattern_ok(ep->mem + perf_slot_offset(ep, s->index, true),
-			                     ep->size, seq);
-		if (ok)
-			ep->verified++;
-		else
-			ep->bad++;
-	}
+	if (ep->check)
+		perf_check_receive(s, conn, len, imm);
 	ep->received++;
 	if (ep->defer_repost)
 		s->repost_due = true;
@@ -322,14 +287,18 @@ void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t
 {
 	ep->size = size;
 	ep->stride = perf_stride(size);
-	ep->completed = ep->received = ep->failed = ep->verified = ep->bad = 0;
+	ep->completed = ep->received = ep->failed = ep->verified = ep->bad = ep->posted = 0;
+	if (ep->fa_seen)
+		memset(ep->fa_seen, 0, ep->fa_seen_len);
 	memset(ep->received_on, 0, sizeof(ep->received_on));
 	ep->first_error = DOCA_SUCCESS;
 	ep->done_at.n = 0;
 	ep->num_ops = num_ops;
 	ep->num_recvs = num_recvs;
-	if (ep->params.mode == PERF_LAT && ep->params.op == PERF_WRITE)
-		memset(ep->mem, 0, 2 * ep->stride); /* the ping-pong flags start clear */
+	/* the ping-pong flags start clear, and what arrives finds poison (--check) */
+	if (ep->params.mode == PERF_LAT &&
+	    (ep->params.op == PERF_WRITE || ep->params.op == PERF_WRITE_IMM))
+		memset(ep->mem, 0, 2 * ep->stride);
 	ep->ops = new_slots(ep, num_ops, false);
 	ep->recvs = new_slots(ep, num_recvs, true);
 	ep->repost = num_recvs > 0;
@@ -365,21 +334,21 @@ void perf_ep_submit(struct perf_slot *s, uint64_t seq)
 	doca_error_t status;
 
 	s->seq = seq;
-	if (s->receive) {
+	if (s->receive)
 		ep->recv_posted++;
-	} else if (perf_op_is_pingpong(op)) {
-		/* ping-pong writes carry a flag: the latency loop fills them itself */
-		if (ep->check && !(op == PERF_WRITE && ep->params.mode == PERF_LAT))
-			perf_pattern_fill(ep->mem + perf_slot_offset(ep, s->index, false), ep->size,
-			                  seq);
+	else if (perf_op_is_pingpong(op) && s->remote)
 		/* a write grows its remote buffer's data length: start over */
-		if (s->remote)
-			PERF_CHECK(doca_buf_reset_data_len(s->remote));
-	}
+		PERF_CHECK(doca_buf_reset_data_len(s->remote));
 	/* What this side receives (receives, reads, atomic results) lands in an empty buffer. */
 	if (s->local && (s->receive || !perf_op_is_pingpong(op)))
 		PERF_CHECK(doca_buf_reset_data_len(s->local));
 	s->busy = true;
+	/* --check: the source filled, the destination poisoned; the test
+	 * fault's operation completes here, never posted */
+	if (ep->check && perf_check_before(s)) {
+		perf_op_done(s, DOCA_SUCCESS);
+		return;
+	}
 	status = perf_ep_post(s, seq);
 	if (status != DOCA_SUCCESS) {
 		s->busy = false;
