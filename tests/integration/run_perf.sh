@@ -222,6 +222,7 @@ expect_exit 2 "size over 2 GiB" "$perf" -s 3G 127.0.0.1
 expect_exit 2 "atomics not 8 bytes" "$perf" -t atomic_fa -s 16 127.0.0.1
 expect_exit 2 "unknown test" "$perf" -t scatter 127.0.0.1
 expect_exit 2 "sync_add latency" "$perf" -t sync_add --lat 127.0.0.1
+expect_exit 2 "no order to check" "$perf" -t atomic_cs --bw --check --conns 2 127.0.0.1
 expect_exit 2 "zero connections" "$perf" --conns 0 127.0.0.1
 expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
 expect_exit 2 "an unknown API" "$perf" --api 205 127.0.0.1

@@ -156,6 +156,11 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "%s: latency runs on one connection", "--conns");
 	if (o->mode == PERF_BW && o->conns > o->depth)
 		return bad(prog, "%s: more connections than operations in flight (-q)", "--conns");
+	/* --check expects each compare-swap to find what the one before left:
+	 * one connection's order, which several connections do not have. */
+	if (o->check && o->op == PERF_ATOMIC_CS && o->conns > 1)
+		return bad(prog, "%s: atomic_cs over several connections has no order to check",
+		           "--check");
 	if (o->mode == PERF_LAT)
 		o->depth = 1;
 	if (o->api == 202 && o->conns > 1)
