@@ -8,13 +8,24 @@
 #                  what one copy between two processes of this host can reach
 #   plot:          write bandwidth vs message size, softdoca and ucp_am_bw, shm and
 #                  TCP -> bench/bw_vs_size.png (gnuplot, installed when missing)
+#   set-up:        connection set-up, RDMA-CM style calls vs UCX's listener
+#                  (bench/cm_setup.sh; UCX only while softdoca lacks RDMA-CM)
+#   connections:   softdoca 8 B send and write message rate with 1, 2, 4, 8
+#                  connections on one context (--conns, -q 128 spread over them)
 # over shared memory (UCX_TLS=sm,self, as softdoca's shm mode) and TCP loopback
 # (tcp,self). Server pinned to cpu0, client to cpu1, for both tools.
 #
-#   bench/run.sh [BUILD_DIR]        (default build/; writes bench/RESULTS.md)
+#   bench/run.sh [BUILD_DIR]          (default build/; writes bench/RESULTS.md)
+#   bench/run.sh --conns [BUILD_DIR]  only the connections section, printed as
+#                                     Markdown (RESULTS.md untouched)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CONNS_ONLY=
+if [ "${1:-}" = --conns ]; then
+	CONNS_ONLY=1
+	shift
+fi
 BUILD=${1:-$ROOT/build}
 PERF=$BUILD/tools/softdoca-perf
 COPY=$BUILD/bench/copy_limit
@@ -28,7 +39,8 @@ RATE_N=${RATE_N:-200000}
 ROUNDS=${ROUNDS:-5}
 PORT=19500
 [ -x "$PERF" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
-command -v ucx_perftest >/dev/null || { echo "ucx_perftest missing (apt-get install ucx-utils)" >&2; exit 1; }
+[ -n "$CONNS_ONLY" ] || command -v ucx_perftest >/dev/null ||
+	{ echo "ucx_perftest missing (apt-get install ucx-utils)" >&2; exit 1; }
 
 next_port() { PORT=$((PORT + 1)); }
 
@@ -76,6 +88,71 @@ ucx_row() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 
+# median of the arguments ("-" without any)
+median() {
+	[ $# -gt 0 ] || { echo -; return; }
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Message rate by number of connections on one context: 8 B sends and writes,
+# 128 in flight spread over 1, 2, 4, 8 connections (--conns), ROUNDS rounds
+# with every case once per round (the machine's noise falls on all of them),
+# medians. Markdown on stdout.
+conns_section() {
+	local -A rate=()
+	local transport op n iters v
+	local load_before load_after
+	load_before=$(uptime | sed 's/.*load average: //')
+	for _ in $(seq "$ROUNDS"); do
+		for transport in shm tcp; do
+			iters=$RATE_N
+			[ $transport = tcp ] && iters=$((RATE_N / 10))
+			for n in 1 2 4 8; do
+				for op in send write; do
+					v=$(softdoca_row $transport -t $op --bw -s 8 -q 128 --conns $n -n "$iters" |
+						awk 'NF >= 5 { printf "%.0f", $5 * 1e6 }')
+					if [ -n "$v" ]; then
+						rate[$transport,$op,$n]+=" $v"
+					fi
+				done
+			done
+		done
+	done
+	load_after=$(uptime | sed 's/.*load average: //')
+	echo "## Message rate by number of connections"
+	echo
+	echo "\`softdoca-perf -t send|write --bw -s 8 -q 128 --conns N\` (blobs over the TCP"
+	echo "socket), server on cpu0, client on cpu1; shm $RATE_N, TCP $((RATE_N / 10)) messages a"
+	echo "run; medians of $ROUNDS rounds. The 128 operations in flight go to the connections in"
+	echo "turn, all on one context, one PE, one soft-NIC worker per side. Load average (1, 5,"
+	echo "15 min) before: $load_before; after: $load_after."
+	echo
+	echo "### msg/s by connections"
+	echo
+	echo "| connections | shm send | shm write | TCP send | TCP write |"
+	echo "|---|---|---|---|---|"
+	for n in 1 2 4 8; do
+		local row="| $n |"
+		for transport in shm tcp; do
+			for op in send write; do
+				# shellcheck disable=SC2086 # the samples, split on purpose
+				row="$row $(median ${rate[$transport,$op,$n]:-}) |"
+			done
+		done
+		echo "$row"
+	done
+	echo
+}
+
+if [ -n "$CONNS_ONLY" ]; then
+	echo "Run: \`bench/run.sh --conns\` on $(date -u '+%Y-%m-%d %H:%M UTC'), softdoca $(git -C "$ROOT" rev-parse --short HEAD)."
+	echo "Machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(uname -r)."
+	echo
+	conns_section
+	rm -f /tmp/sdoca-bench.out /tmp/sdoca-bench.srv
+	exit 0
+fi
+
 {
 	echo "# softdoca vs raw UCX: measured side by side"
 	echo
@@ -99,9 +176,6 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 	echo "shared and noisy; a ratio within one round compares like with like)."
 	echo
 } >"$OUT"
-
-# median of the arguments
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # pair TLS TRANSPORT UCX_TEST UCX_FIELD SD_FIELD SIZE ITERS SOFTDOCA_ARGS...
 # Runs UCX then softdoca ROUNDS times, alternating; sets U (UCX median),
@@ -205,6 +279,8 @@ for transport in shm tcp; do
 	} >>"$OUT"
 done
 
+conns_section >>"$OUT"
+
 # Write bandwidth against message size, one run per point, for the plot.
 echo "# size shm_softdoca shm_ucp_am_bw tcp_softdoca tcp_ucp_am_bw (MiB/s)" >"$PLOT_DATA"
 for size in 4096 16384 65536 262144 1048576 4194304; do
@@ -253,5 +329,7 @@ fi
 	echo
 	echo "Data: \`bench/bw_vs_size.dat\`, one run per point, 128 writes in flight for softdoca."
 } >>"$OUT"
+echo >>"$OUT"
+"$ROOT/bench/cm_setup.sh" "$BUILD" >>"$OUT"
 rm -f /tmp/sdoca-bench.out /tmp/sdoca-bench.ucx /tmp/sdoca-bench.idle /tmp/sdoca-bench.srv
 cat "$OUT"

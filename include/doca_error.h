@@ -56,11 +56,13 @@ typedef enum doca_error {
 			(r) = (t);       \
 	} while (0)
 
+#if SOFTDOCA_API_VERSION >= 205
 /* The enumerator's name, e.g. "DOCA_ERROR_BAD_STATE". */
 DOCA_STABLE const char *doca_error_get_name(doca_error_t error);
 
 /* A short human description of the status. */
 DOCA_STABLE const char *doca_error_get_descr(doca_error_t error);
+#endif
 
 /* DOCA 2.2 names of the two functions above. */
 DOCA_EXPERIMENTAL const char *doca_get_error_name(doca_error_t error);

@@ -55,6 +55,8 @@ enum doca_pe_event_mode {
 typedef void (*doca_task_completion_cb_t)(struct doca_task *task, union doca_data task_user_data,
                                           union doca_data ctx_user_data);
 
+/* DOCA 2.2 has no progress engine: its programs use doca_workq (doca_ctx.h). */
+#if SOFTDOCA_API_VERSION >= 205
 DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe);
 DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe);
 /* 1 when a callback ran or a context changed state, else 0. */
@@ -93,6 +95,7 @@ DOCA_EXPERIMENTAL uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch 
 DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx);
 DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe,
                                                       enum doca_pe_event_mode event_mode);
+#endif
 
 SOFTDOCA_END_DECLS
 

@@ -12,7 +12,8 @@
  * in doca_pe_progress(), in submission order per connection.
  *
  * SOFTDOCA_API_VERSION=205 gives the DOCA 2.5 form (one implicit
- * connection, no connection argument on tasks).
+ * connection, no connection argument on tasks), 202 the DOCA 2.2 form (one
+ * implicit connection, jobs through a doca_workq): softdoca_rdma_v2.h.
  */
 #ifndef DOCA_RDMA_H_
 #define DOCA_RDMA_H_
@@ -103,7 +104,9 @@ enum doca_rdma_opcode {
 	DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM = 2,
 };
 
+#if SOFTDOCA_API_VERSION >= 205
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma);
+#endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_destroy(struct doca_rdma *rdma);
 DOCA_EXPERIMENTAL struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma);
 #if SOFTDOCA_API_VERSION >= 300
@@ -111,23 +114,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_export(struct doca_rdma *rdma,
                                                 const void **local_rdma_conn_details,
                                                 size_t *local_rdma_conn_details_size,
                                                 struct doca_rdma_connection **rdma_connection);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_export(const struct doca_rdma *rdma,
-                                                const void **local_rdma_conn_details,
-                                                size_t *local_rdma_conn_details_size)
-        SOFTDOCA_SYMBOL(205, doca_rdma_export);
 #endif
 #if SOFTDOCA_API_VERSION >= 300
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
                                                  const void *remote_rdma_conn_details,
                                                  size_t remote_rdma_conn_details_size,
                                                  struct doca_rdma_connection *rdma_connection);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
-                                                 const void *remote_rdma_conn_details,
-                                                 size_t remote_rdma_conn_details_size)
-        SOFTDOCA_SYMBOL(205, doca_rdma_connect);
 #endif
+#if SOFTDOCA_API_VERSION >= 205
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_create(enum doca_rdma_addr_type addr_type,
                                                      const char *address, uint16_t port,
                                                      struct doca_rdma_addr **addr);
@@ -178,12 +172,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(struct doca_devinfo *devinf
 #endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
         const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type);
+#endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma,
                                                              uint32_t send_queue_size);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *rdma,
                                                              uint32_t recv_queue_size);
+#if SOFTDOCA_API_VERSION >= 205
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_rdma *rdma,
                                                                    uint32_t max_send_buf_list_len);
+#endif
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_set_transport_type(struct doca_rdma *rdma, enum doca_rdma_transport_type transport_type);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu);
@@ -197,6 +194,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma,
 #endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, uint32_t gid_index);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl);
+#if SOFTDOCA_API_VERSION >= 205
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma,
                                                                         uint16_t timeout);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_set_user_data(
@@ -205,12 +203,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdm
                                                                  uint16_t max_num_connections);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma,
                                                              uint8_t rnr_retry_count);
+#endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *send_queue_size);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *recv_queue_size);
+#if SOFTDOCA_API_VERSION >= 205
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma,
                                                                    uint32_t *max_send_buf_list_len);
+#endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(
         const struct doca_rdma *rdma, enum doca_rdma_transport_type *transport_type);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
@@ -227,13 +228,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma,
                                                        uint32_t *gid_index);
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, uint32_t *sl);
+#if SOFTDOCA_API_VERSION >= 205
 #if SOFTDOCA_API_VERSION >= 300
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
                                                         doca_dpa_dev_rdma_t *dpa_rdma);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
-                                                        struct doca_dpa_dev_rdma **dpa_rdma)
-        SOFTDOCA_SYMBOL(205, doca_rdma_get_dpa_handle);
 #endif
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
                                                         struct doca_gpu_dev_rdma **gpu_rdma);
@@ -314,12 +312,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         const struct doca_buf *src_buf, union doca_data user_data,
         struct doca_rdma_task_send **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_allocate_init(struct doca_rdma *rdma,
-                                                                 const struct doca_buf *src_buf,
-                                                                 union doca_data user_data,
-                                                                 struct doca_rdma_task_send **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_send_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_send_as_task(struct doca_rdma_task_send *task);
 DOCA_EXPERIMENTAL void doca_rdma_task_send_set_src_buf(struct doca_rdma_task_send *task,
@@ -345,11 +337,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_imm_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         const struct doca_buf *src_buf, doca_be32_t immediate_data, union doca_data user_data,
         struct doca_rdma_task_send_imm **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_imm_allocate_init(
-        struct doca_rdma *rdma, const struct doca_buf *src_buf, doca_be32_t immediate_data,
-        union doca_data user_data, struct doca_rdma_task_send_imm **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_send_imm_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *
 doca_rdma_task_send_imm_as_task(struct doca_rdma_task_send_imm *task);
@@ -380,13 +367,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         const struct doca_buf *src_buf, struct doca_buf *dst_buf, union doca_data user_data,
         struct doca_rdma_task_read **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_allocate_init(struct doca_rdma *rdma,
-                                                                 const struct doca_buf *src_buf,
-                                                                 struct doca_buf *dst_buf,
-                                                                 union doca_data user_data,
-                                                                 struct doca_rdma_task_read **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_read_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_read_as_task(struct doca_rdma_task_read *task);
 DOCA_EXPERIMENTAL void doca_rdma_task_read_set_src_buf(struct doca_rdma_task_read *task,
@@ -417,11 +397,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         const struct doca_buf *src_buf, struct doca_buf *dst_buf, union doca_data user_data,
         struct doca_rdma_task_write **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_allocate_init(
-        struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-        union doca_data user_data, struct doca_rdma_task_write **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_write_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_write_as_task(struct doca_rdma_task_write *task);
 DOCA_EXPERIMENTAL void doca_rdma_task_write_set_src_buf(struct doca_rdma_task_write *task,
@@ -451,12 +426,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         const struct doca_buf *src_buf, struct doca_buf *dst_buf, doca_be32_t immediate_data,
         union doca_data user_data, struct doca_rdma_task_write_imm **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_allocate_init(
-        struct doca_rdma *rdma, const struct doca_buf *src_buf, struct doca_buf *dst_buf,
-        doca_be32_t immediate_data, union doca_data user_data,
-        struct doca_rdma_task_write_imm **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_write_imm_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *
 doca_rdma_task_write_imm_as_task(struct doca_rdma_task_write_imm *task);
@@ -492,12 +461,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         struct doca_buf *dst_buf, struct doca_buf *result_buf, uint64_t cmp_data,
         uint64_t swap_data, union doca_data user_data, struct doca_rdma_task_atomic_cmp_swp **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(
-        struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
-        uint64_t cmp_data, uint64_t swap_data, union doca_data user_data,
-        struct doca_rdma_task_atomic_cmp_swp **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_atomic_cmp_swp_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *
 doca_rdma_task_atomic_cmp_swp_as_task(struct doca_rdma_task_atomic_cmp_swp *task);
@@ -541,11 +504,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         struct doca_buf *dst_buf, struct doca_buf *result_buf, uint64_t add_data,
         union doca_data user_data, struct doca_rdma_task_atomic_fetch_add **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(
-        struct doca_rdma *rdma, struct doca_buf *dst_buf, struct doca_buf *result_buf,
-        uint64_t add_data, union doca_data user_data, struct doca_rdma_task_atomic_fetch_add **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_atomic_fetch_add_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *
 doca_rdma_task_atomic_fetch_add_as_task(struct doca_rdma_task_atomic_fetch_add *task);
@@ -585,12 +543,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         const struct doca_sync_event_remote_net *event, struct doca_buf *dst_buf,
         union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_get **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate_init(
-        struct doca_rdma *rdma, const struct doca_sync_event_remote_net *event,
-        struct doca_buf *dst_buf, union doca_data user_data,
-        struct doca_rdma_task_remote_net_sync_event_get **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_remote_net_sync_event_get_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_get_as_task(
         struct doca_rdma_task_remote_net_sync_event_get *task);
@@ -628,12 +580,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_a
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         struct doca_sync_event_remote_net *event, const struct doca_buf *src_buf,
         union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_set **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
-        struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
-        const struct doca_buf *src_buf, union doca_data user_data,
-        struct doca_rdma_task_remote_net_sync_event_notify_set **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_remote_net_sync_event_notify_set_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_notify_set_as_task(
         struct doca_rdma_task_remote_net_sync_event_notify_set *task);
@@ -671,12 +617,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_a
         struct doca_rdma *rdma, struct doca_rdma_connection *rdma_connection,
         struct doca_sync_event_remote_net *event, struct doca_buf *result_buf, uint64_t add_data,
         union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_add **task);
-#else
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
-        struct doca_rdma *rdma, struct doca_sync_event_remote_net *event,
-        struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
-        struct doca_rdma_task_remote_net_sync_event_notify_add **task)
-        SOFTDOCA_SYMBOL(205, doca_rdma_task_remote_net_sync_event_notify_add_allocate_init);
 #endif
 DOCA_EXPERIMENTAL struct doca_task *doca_rdma_task_remote_net_sync_event_notify_add_as_task(
         struct doca_rdma_task_remote_net_sync_event_notify_add *task);
@@ -702,17 +642,12 @@ doca_rdma_task_remote_net_sync_event_notify_add_get_rdma_connection(
         const struct doca_rdma_task_remote_net_sync_event_notify_add *task);
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_dpa_completion_attach(struct doca_rdma *rdma, struct doca_dpa_completion *dpa_comp);
-
-#if SOFTDOCA_API_VERSION < 300
-/* DOCA 2.5 names of the result-length getters. */
-DOCA_EXPERIMENTAL uint32_t
-doca_rdma_task_receive_get_result_length(const struct doca_rdma_task_receive *task);
-DOCA_EXPERIMENTAL uint32_t
-doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read *task);
-DOCA_EXPERIMENTAL uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
-        const struct doca_rdma_task_remote_net_sync_event_get *task);
 #endif
 
 SOFTDOCA_END_DECLS
+
+#if SOFTDOCA_API_VERSION < 300
+#include "softdoca_rdma_v2.h" /* the DOCA 2.5 and 2.2 forms */
+#endif
 
 #endif /* DOCA_RDMA_H_ */

@@ -7,8 +7,8 @@
  * doca_rdma remote_net_sync_event tasks). A sync event is also a context
  * with its own tasks (get, notify-set, notify-add, wait-eq, wait-neq).
  *
- * softdoca declares the whole API; the functions answer NOT_SUPPORTED
- * until sync events are built (docs/compatibility.md).
+ * softdoca offers CPU and remote-net (RDMA peer) locations; DPA, GPU and
+ * PCI-peer locations and exports answer NOT_SUPPORTED (docs/compatibility.md).
  *
  * SOFTDOCA_API_VERSION=205 adds the DOCA 2.5 names (wait-gt task, "dpu"
  * locations, export_to_* calls) that DOCA 3 renamed or removed.
@@ -241,7 +241,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_gpu_handle(
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_remote_net_is_export_to_gpu_supported(const struct doca_devinfo *devinfo);
 
-/* CPU access to the value; the waits spin (or yield) until the condition holds. */
+/* CPU access to the value; a wait spins (or yields) briefly, then sleeps until
+ * the condition holds (docs/compatibility.md). */
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value);
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_add(struct doca_sync_event *event,
                                                           uint64_t value, uint64_t *fetched);

@@ -24,11 +24,19 @@ SOFTDOCA_BEGIN_DECLS
 /* softdoca's release, e.g. "0.1.0" (doca_version_runtime() gives the DOCA API level). */
 DOCA_STABLE const char *softdoca_version(void);
 
-/* Memory keys registered in this process: one per started local mmap. A key
- * disappears when its mmap is stopped or destroyed (useful in leak checks). */
+/* Memory keys registered in this process: one per started local mmap and per
+ * started sync event. A key disappears when its mmap or event is stopped or
+ * destroyed (useful in leak checks). */
 DOCA_STABLE uint32_t softdoca_num_memory_keys(void);
 
+struct doca_devinfo;
 struct doca_rdma_connection;
+
+/* The most connections one RDMA context on this device can hold: the largest
+ * value doca_rdma_set_max_num_connections() accepts (1024 on every softdoca
+ * device). DOCA has no capability query for it. */
+DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
+        const struct doca_devinfo *devinfo, uint32_t *max_num_connections);
 
 /* What one RDMA connection did, as seen from this side. */
 struct softdoca_rdma_counters {

@@ -81,7 +81,7 @@ void example_parse(struct example *ex, int argc, char **argv, const char *usage)
 	unlink(ex->local_file);
 }
 
-static void open_device(struct example *ex)
+void example_open_device(struct example *ex)
 {
 	struct doca_devinfo **list;
 	uint32_t n;
@@ -107,7 +107,7 @@ void example_open(struct example *ex, uint32_t access)
 {
 	union doca_data ud = { .ptr = ex };
 
-	open_device(ex);
+	example_open_device(ex);
 	ex->mem = mmap(NULL, EXAMPLE_MEM_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 	               -1, 0);
 	if (ex->mem == MAP_FAILED) {
@@ -129,7 +129,7 @@ void example_open(struct example *ex, uint32_t access)
 }
 
 /* Written under a temporary name, then renamed: the reader sees all or nothing. */
-static void write_file(const char *path, const void *data, size_t len)
+void example_write_file(const char *path, const void *data, size_t len)
 {
 	char tmp[4096];
 	FILE *f;
@@ -143,7 +143,7 @@ static void write_file(const char *path, const void *data, size_t len)
 }
 
 /* Waits (bounded) for the peer to create `path`, then reads it whole. */
-static void *wait_file(const char *path, size_t *len)
+void *example_wait_file(const char *path, size_t *len)
 {
 	const struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
 	FILE *f;
@@ -178,10 +178,10 @@ void example_start_and_connect(struct example *ex)
 
 	EXAMPLE_CHECK(doca_ctx_start(doca_rdma_as_ctx(ex->rdma)));
 	EXAMPLE_CHECK(doca_rdma_export(ex->rdma, &blob, &len, &ex->conn));
-	write_file(ex->local_file, blob, len);
+	example_write_file(ex->local_file, blob, len);
 	printf("connection blob written to %s (%zu bytes), waiting for %s\n", ex->local_file, len,
 	       ex->remote_file);
-	peer = wait_file(ex->remote_file, &len);
+	peer = example_wait_file(ex->remote_file, &len);
 	EXAMPLE_CHECK(doca_rdma_connect(ex->rdma, peer, len, ex->conn));
 	free(peer);
 	do {
@@ -201,7 +201,7 @@ void example_export_memory(struct example *ex)
 		exit(2);
 	}
 	EXAMPLE_CHECK(doca_mmap_export_rdma(ex->mmap, ex->dev, &blob, &len));
-	write_file(ex->mmap_file, blob, len);
+	example_write_file(ex->mmap_file, blob, len);
 }
 
 void example_import_memory(struct example *ex)
@@ -213,7 +213,7 @@ void example_import_memory(struct example *ex)
 		DOCA_LOG_ERR("-m FILE is needed for the memory blob");
 		exit(2);
 	}
-	blob = wait_file(ex->mmap_file, &len);
+	blob = example_wait_file(ex->mmap_file, &len);
 	EXAMPLE_CHECK(doca_mmap_create_from_export(NULL, blob, len, ex->dev, &ex->remote_mmap));
 	free(blob);
 	EXAMPLE_CHECK(doca_mmap_get_memrange(ex->remote_mmap, &addr, &len));
@@ -269,7 +269,7 @@ void example_signal_done(struct example *ex)
 {
 	char path[4096];
 
-	write_file(done_file(ex->local_file, path, sizeof(path)), "done", 4);
+	example_write_file(done_file(ex->local_file, path, sizeof(path)), "done", 4);
 }
 
 void example_wait_peer_done(struct example *ex)
@@ -279,7 +279,7 @@ void example_wait_peer_done(struct example *ex)
 
 	printf("waiting for the requester (%s)\n", done_file(ex->remote_file, path, sizeof(path)));
 	/* No progress calls while waiting: the soft NIC serves the peer on its own. */
-	free(wait_file(path, &len));
+	free(example_wait_file(path, &len));
 }
 
 void example_close(struct example *ex)

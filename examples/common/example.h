@@ -58,6 +58,9 @@ struct example {
 	/* the one task in flight */
 	bool task_done;
 	doca_error_t task_status;
+	/* DOCA 2.2 programs: the context and its work queue (no progress engine) */
+	struct doca_ctx *ctx;
+	struct doca_workq *workq;
 };
 
 /* Exits with a message when a DOCA call fails: examples stay short. */
@@ -83,6 +86,8 @@ void example_task_finished(struct doca_task *task, union doca_data ctx_user_data
 
 /* Parses the command line; `usage` names the options this program uses. */
 void example_parse(struct example *ex, int argc, char **argv, const char *usage);
+/* Opens -d. */
+void example_open_device(struct example *ex);
 /* Device, memory (with `access`), inventory, progress engine, RDMA context
  * (not started: the program configures its task types next). */
 void example_open(struct example *ex, uint32_t access);
@@ -105,5 +110,18 @@ void example_signal_done(struct example *ex);
 void example_wait_peer_done(struct example *ex);
 /* Stops the context (flushing what is left) and destroys everything. */
 void example_close(struct example *ex);
+
+/* Blob files: written whole under a temporary name, then renamed; waited
+ * for (bounded) and read whole. */
+void example_write_file(const char *path, const void *data, size_t len);
+void *example_wait_file(const char *path, size_t *len);
+
+/* For DOCA 2.2 programs (example_v22.c; they build with
+ * SOFTDOCA_API_VERSION=202): the same objects, a work queue in place of the
+ * progress engine. With event_driven the work queue is in event-driven mode,
+ * set before it joins the context (as DOCA 2.2 requires). */
+void example_v22_open(struct example *ex, uint32_t access);
+void example_v22_start_and_connect(struct example *ex, bool event_driven);
+void example_v22_close(struct example *ex);
 
 #endif /* SOFTDOCA_EXAMPLE_H_ */

@@ -65,6 +65,8 @@ SDOCA_EXPORT doca_error_t sdoca_ctx_fini(struct doca_ctx *ctx)
 		           "cannot destroy a %s context in state %s; stop it and wait for IDLE",
 		           ctx->ops->name, state_name(ctx->state));
 	disconnect_from_pe(ctx);
+	if (ctx->v202.own_pe)
+		(void)doca_pe_destroy(ctx->v202.own_pe);
 	for (uint32_t i = 0; i < ctx->num_pools; i++) {
 		free(ctx->pools[i]->objects);
 		ctx->pools[i]->objects = NULL;
@@ -115,6 +117,68 @@ DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 DOCA_STABLE doca_error_t softdoca_v205_doca_ctx_start(struct doca_ctx *ctx)
 {
 	return ctx_start(ctx, 205);
+}
+
+/* DOCA 2.2 programs have no PE: softdoca makes one per context, which their
+ * work queue's retrieve progresses. The start is synchronous: the context
+ * can export and connect once it returns. */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_start(struct doca_ctx *ctx)
+{
+	doca_error_t status;
+
+	SDOCA_CHECK_ARG(ctx);
+	if (!ctx->ops->jobs)
+		SDOCA_NOT_SUPPORTED("of DOCA 2.2's job-based contexts softdoca runs RDMA only");
+	if (ctx->v202.started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_start: %s context is already started",
+		           ctx->ops->name);
+	if (!ctx->dev)
+		SDOCA_FAIL(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_ctx_start: no device was added to the %s context (doca_ctx_dev_add)",
+		        ctx->ops->name);
+	if (!ctx->pe) {
+		status = doca_pe_create(&ctx->v202.own_pe);
+		if (status != DOCA_SUCCESS)
+			return status;
+		(void)doca_pe_connect_ctx(ctx->v202.own_pe, ctx);
+	}
+	status = ctx_start(ctx, 202);
+	if (status != DOCA_SUCCESS)
+		return status;
+	(void)doca_pe_progress(ctx->pe); /* STARTING -> RUNNING */
+	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
+		(void)doca_ctx_stop(ctx);
+		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "doca_ctx_start: %s context did not start",
+		           ctx->ops->name);
+	}
+	ctx->v202.started = true;
+	return DOCA_SUCCESS;
+}
+
+/* Back to RESET, also from ERROR (a failed context is already stopping or
+ * IDLE). DOCA 2.2 refuses while a work queue is added. */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_stop(struct doca_ctx *ctx)
+{
+	SDOCA_CHECK_ARG(ctx);
+	if (ctx->v202.workq)
+		SDOCA_FAIL(DOCA_ERROR_IN_USE,
+		           "doca_ctx_stop: a work queue is still added to the %s context "
+		           "(doca_ctx_workq_rm first)",
+		           ctx->ops->name);
+	if (!ctx->v202.started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_stop: %s context is not started",
+		           ctx->ops->name);
+	if (ctx->state == DOCA_CTX_STATE_RUNNING || ctx->state == DOCA_CTX_STATE_STARTING)
+		(void)doca_ctx_stop(ctx);
+	/* No job of the context is left, so nothing holds it in STOPPING for long. */
+	for (int i = 0; i < 1000 && ctx->state != DOCA_CTX_STATE_IDLE; i++)
+		(void)doca_pe_progress(ctx->pe);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED, "doca_ctx_stop: %s context still has work",
+		           ctx->ops->name);
+	ctx->v202.started = false;
+	return DOCA_SUCCESS;
 }
 
 static bool fully_stopped(const struct doca_ctx *ctx)

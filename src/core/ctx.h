@@ -37,6 +37,22 @@ enum sdoca_start {
 	SDOCA_START_PENDING,  /* STARTING; IN_PROGRESS until sdoca_ctx_start_ready() */
 };
 
+struct doca_job;
+struct doca_event;
+struct doca_task;
+
+/* What a library that takes DOCA 2.2 jobs (through a doca_workq) gives. */
+struct sdoca_job_ops {
+	/* doca_ctx_workq_add(): room for `depth` jobs in flight. */
+	doca_error_t (*attach)(struct doca_ctx *ctx, uint32_t depth);
+	/* Checks a job and submits it as a task whose type's invoke is
+	 * sdoca_workq_job_done. */
+	doca_error_t (*submit)(struct doca_ctx *ctx, const struct doca_job *job);
+	/* Fills the event (and the library's result) of a completed task, frees
+	 * the task; SUCCESS, or IO_FAILED when the job failed. */
+	doca_error_t (*retrieve)(struct doca_task *task, struct doca_event *ev);
+};
+
 struct sdoca_ctx_ops {
 	const char *name;
 	/* Prepares resources; on error the context stays IDLE. */
@@ -49,6 +65,8 @@ struct sdoca_ctx_ops {
 	bool (*progress)(struct doca_ctx *ctx);
 	/* The application will sleep on the PE's notification handle. */
 	void (*request_notification)(struct doca_ctx *ctx);
+	/* DOCA 2.2 jobs; NULL when the library takes none. */
+	const struct sdoca_job_ops *jobs;
 };
 
 /* Calls a type's completion callback with its own task type (no cast of
@@ -123,6 +141,16 @@ struct doca_ctx {
 	bool stop_logged;
 	uint16_t api_version;         /* the DOCA generation the program was built for */
 	LIST_ENTRY(doca_ctx) pe_link; /* in its PE's contexts */
+	/* DOCA 2.2 (doca_workq): started by its doca_ctx_start (RUNNING, or in
+	 * ERROR after a failure) until its doca_ctx_stop; the PE softdoca made
+	 * for it; its work queue and its jobs there (submitted, not retrieved). */
+	struct {
+		bool started;
+		struct doca_pe *own_pe;
+		struct doca_workq *workq;
+		uint32_t jobs;
+		LIST_ENTRY(doca_ctx) workq_link;
+	} v202;
 };
 
 /* Library side of a context's life. dev may be NULL. */
@@ -135,6 +163,11 @@ SDOCA_EXPORT doca_error_t sdoca_ctx_fini(struct doca_ctx *ctx);
 SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(
         struct doca_ctx *ctx, struct sdoca_task_pool *pool, const struct sdoca_task_type *type,
         sdoca_generic_cb_t success_cb, sdoca_generic_cb_t error_cb, uint32_t num_tasks);
+/* A pool whose tasks the library allocates and submits itself (DOCA 2.2
+ * jobs): any state, no callbacks (the type's invoke is its completion). */
+SDOCA_EXPORT doca_error_t sdoca_task_pool_setup(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
+                                                const struct sdoca_task_type *type,
+                                                uint32_t num_tasks);
 /* A *_allocate_init(): a task from the pool (RUNNING only; NO_MEMORY when empty). */
 SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
                                            union doca_data user_data, struct doca_task **task);
@@ -163,6 +196,15 @@ SDOCA_EXPORT void sdoca_ctx_fail(struct doca_ctx *ctx);
 
 /* doca_ctx_start() as DOCA 2.5 programs (SOFTDOCA_API_VERSION=205) see it. */
 DOCA_STABLE doca_error_t softdoca_v205_doca_ctx_start(struct doca_ctx *ctx);
+/* doca_ctx_start() and doca_ctx_stop() as DOCA 2.2 programs see them. */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_start(struct doca_ctx *ctx);
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_stop(struct doca_ctx *ctx);
+
+/* The invoke of a job task type: queues the completed job on its context's
+ * work queue (in doca_pe_progress(), which the work queue's retrieve calls). */
+SDOCA_EXPORT void sdoca_workq_job_done(sdoca_generic_cb_t cb, struct doca_task *task,
+                                       union doca_data task_user_data,
+                                       union doca_data ctx_user_data);
 
 /* Core only: the state changes doca_pe_progress() performs. True if any happened. */
 bool sdoca_ctx_advance(struct doca_ctx *ctx);

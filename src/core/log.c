@@ -308,10 +308,11 @@ static void dispatch(bool sdk, uint32_t level, const char *file, int line_no, co
 	pthread_mutex_unlock(&logs.lock);
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *fname, int line,
-                                        const char *func, const char *format, ...)
+/* DOCA 2.2's doca_log() gives no file: the source's name stands in for it. */
+doca_error_t sdoca_log_app_v(uint32_t level, int source, const char *fname, int line,
+                             const char *func, const char *format, va_list args)
 {
-	va_list args;
+	char name[LOG_MAX_SOURCE_NAME + 1];
 	bool known;
 
 	ensure_environment();
@@ -319,15 +320,27 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&logs.lock);
 	known = source >= 0 && source < logs.num_sources && logs.sources[source].used;
+	if (known && !fname)
+		fname = strcpy(name, logs.sources[source].name);
 	pthread_mutex_unlock(&logs.lock);
 	if (!known)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (level > atomic_load_explicit(&app_max_level, memory_order_relaxed))
 		return DOCA_SUCCESS;
-	va_start(args, format);
 	dispatch(false, level, fname, line, func, format, args);
-	va_end(args);
 	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *fname, int line,
+                                        const char *func, const char *format, ...)
+{
+	va_list args;
+	doca_error_t status;
+
+	va_start(args, format);
+	status = sdoca_log_app_v(level, source, fname, line, func, format, args);
+	va_end(args);
+	return status;
 }
 
 SDOCA_EXPORT void sdoca_log_sdk(uint32_t level, int source, const char *file, int line,

@@ -12,6 +12,7 @@
 #ifndef SDOCA_CORE_SDK_LOG_H_
 #define SDOCA_CORE_SDK_LOG_H_
 
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -26,6 +27,11 @@ SDOCA_EXPORT extern _Atomic uint32_t sdoca_log_sdk_max_level;
 SDOCA_EXPORT doca_error_t sdoca_log_register_sdk_source(const char *name, int *source);
 SDOCA_EXPORT void sdoca_log_sdk(uint32_t level, int source, const char *file, int line,
                                 const char *format, ...) __attribute__((format(printf, 5, 6)));
+
+/* An application message, as doca_log() and DOCA 2.2's forms of it send
+ * (fname NULL: the source's name stands in for the file). */
+doca_error_t sdoca_log_app_v(uint32_t level, int source, const char *fname, int line,
+                             const char *func, const char *format, va_list args);
 
 #define SDOCA_LOG_MODULE(name)                                                        \
 	static int sdoca_log_source = -1;                                             \

@@ -12,6 +12,7 @@
 
 #include "core/ctx.h"
 #include "core/pe.h"
+#include "core/task.h"
 #include "core/sdk_log.h"
 
 SDOCA_LOG_MODULE(task);
@@ -23,22 +24,14 @@ static struct doca_task *pool_task(struct sdoca_task_pool *pool, uint32_t i)
 	return (struct doca_task *)(void *)(pool->objects + (size_t)i * pool->type->size);
 }
 
-SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
-                                                    struct sdoca_task_pool *pool,
-                                                    const struct sdoca_task_type *type,
-                                                    sdoca_generic_cb_t success_cb,
-                                                    sdoca_generic_cb_t error_cb, uint32_t num_tasks)
+/* (Re)creates a pool's tasks; the caller checked the context's state. */
+static doca_error_t pool_setup(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
+                               const struct sdoca_task_type *type, sdoca_generic_cb_t success_cb,
+                               sdoca_generic_cb_t error_cb, uint32_t num_tasks)
 {
 	uint8_t *objects;
 	uint32_t i;
 
-	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s task configuration: context is not IDLE",
-		           type->name);
-	if (!success_cb || !error_cb)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s task configuration: both completion callbacks are required",
-		           type->name);
 	if (num_tasks == 0 || num_tasks > TASK_POOL_MAX)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s task configuration: num_tasks must be 1..%u, not %u", type->name,
@@ -80,6 +73,29 @@ SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
 	return DOCA_SUCCESS;
 }
 
+SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
+                                                    struct sdoca_task_pool *pool,
+                                                    const struct sdoca_task_type *type,
+                                                    sdoca_generic_cb_t success_cb,
+                                                    sdoca_generic_cb_t error_cb, uint32_t num_tasks)
+{
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s task configuration: context is not IDLE",
+		           type->name);
+	if (!success_cb || !error_cb)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "%s task configuration: both completion callbacks are required",
+		           type->name);
+	return pool_setup(ctx, pool, type, success_cb, error_cb, num_tasks);
+}
+
+SDOCA_EXPORT doca_error_t sdoca_task_pool_setup(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
+                                                const struct sdoca_task_type *type,
+                                                uint32_t num_tasks)
+{
+	return pool_setup(ctx, pool, type, NULL, NULL, num_tasks);
+}
+
 SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_task_pool *pool,
                                            union doca_data user_data, struct doca_task **task)
 {
@@ -94,27 +110,17 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 		           "%s task allocation: tasks can be allocated only while the context is "
 		           "RUNNING",
 		           pool->type->name);
-	t = pool->free;
+	t = sdoca_task_take(ctx, pool, user_data);
 	if (!t) {
 		SDOCA_DBG("%s task pool exhausted (%u tasks)", pool->type->name, pool->capacity);
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	pool->free = t->next;
-	pool->allocated++;
-	ctx->allocated++;
-	t->next = NULL;
-	t->qnext = NULL;
-	t->user_data = user_data;
-	t->status = DOCA_SUCCESS;
-	t->state = SDOCA_TASK_ALLOCATED;
 	*task = t;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE void doca_task_free(struct doca_task *task)
 {
-	struct sdoca_task_pool *pool;
-
 	if (!task) {
 		SDOCA_ERR("doca_task_free: task is NULL");
 		return;
@@ -126,12 +132,7 @@ DOCA_STABLE void doca_task_free(struct doca_task *task)
 		          task->state == SDOCA_TASK_FREE ? "already freed" : "still submitted");
 		return;
 	}
-	pool = task->pool;
-	task->state = SDOCA_TASK_FREE;
-	task->next = pool->free;
-	pool->free = task;
-	pool->allocated--;
-	task->ctx->allocated--;
+	sdoca_task_give_back(task);
 }
 
 static doca_error_t submit(struct doca_task *task)
@@ -149,17 +150,10 @@ static doca_error_t submit(struct doca_task *task)
 		           "doca_task_submit: %s tasks can be submitted only while the context is "
 		           "RUNNING",
 		           task->pool->type->name);
-	/* Counted before the library sees it: its service thread may complete it at once. */
-	task->state = SDOCA_TASK_SUBMITTED;
-	task->status = DOCA_SUCCESS;
-	ctx->inflight++;
-	ctx->pe->inflight++;
+	sdoca_task_submitting(task);
 	status = task->pool->type->submit(task);
-	if (status != DOCA_SUCCESS) {
-		task->state = SDOCA_TASK_ALLOCATED;
-		ctx->inflight--;
-		ctx->pe->inflight--;
-	}
+	if (status != DOCA_SUCCESS)
+		sdoca_task_not_submitted(task);
 	return status;
 }
 

@@ -38,6 +38,7 @@ struct nic_cm_request {
 	struct xport_conn_request *xport;
 	struct nic_listener *listener;
 	const uint8_t *info; /* the client's connection info, checked */
+	size_t info_len;
 	LIST_ENTRY(nic_cm_request) link;
 };
 
@@ -119,6 +120,7 @@ static void on_request(void *arg, struct xport_conn_request *xreq)
 	r->xport = xreq;
 	r->listener = l;
 	r->info = info;
+	r->info_len = info_len;
 	LIST_INSERT_HEAD(&l->requests, r, link);
 	if (!l->on_request(l->arg, r, pd, pd_len, (const struct sockaddr *)xreq->peer,
 	                   xreq->peer_len)) {
@@ -177,18 +179,23 @@ doca_error_t nic_qp_accept(struct nic_qp *qp, struct nic_cm_request *r, const vo
 	uint8_t *data = build_data(qp, private_data, len, &data_len);
 	doca_error_t status = DOCA_SUCCESS;
 
+	uint8_t info[NIC_CONN_INFO_MAX];
+
 	nic_lock(w);
 	if (!data)
 		status = len > MAX_PRIVATE ? DOCA_ERROR_INVALID_VALUE : DOCA_ERROR_NO_MEMORY;
 	else if (qp->state != NIC_QP_INIT || qp->cm_connecting)
 		status = DOCA_ERROR_BAD_STATE;
+	/* The client's info lives in the request, which the transport's answer
+	 * consumes. */
+	memcpy(info, r->info, r->info_len);
 	if (status != DOCA_SUCCESS)
 		xport_reject(r->xport, NULL, 0);
 	else
 		status = xport_accept(r->xport, data, data_len, nic_qp_ep_error, qp, &qp->ep);
 	/* Up when the client's first message (its HELLO) comes. */
 	if (status == DOCA_SUCCESS)
-		nic_qp_ready(qp, r->info);
+		nic_qp_ready(qp, info);
 	forget(r);
 	nic_unlock(w);
 	free(data);

@@ -178,6 +178,22 @@ static void place_read(struct nic_qp *qp, struct nic_wqe *wqe, struct xport_rx *
 		transport_done(slot, status);
 }
 
+/* An answer's 8-byte value into the local buffers (an atomic's result
+ * buffer, a sync-event get's destination list, none for a set). */
+static void place_value(struct nic_wqe *wqe, uint64_t value)
+{
+	const uint8_t *from = (const uint8_t *)&value;
+	size_t left = sizeof(value);
+
+	for (uint32_t i = 0; i < wqe->num_sge && left > 0; i++) {
+		size_t n = wqe->sge[i].len < left ? wqe->sge[i].len : left;
+
+		memcpy(wqe->sge[i].base, from, n);
+		from += n;
+		left -= n;
+	}
+}
+
 /* The request in flight with this sequence number, NULL if none. */
 static struct nic_wqe *in_flight(struct nic_qp *qp, uint32_t seq)
 {
@@ -243,7 +259,13 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 		place_read(qp, wqe, rx);
 		return false;
 	case NIC_OP_ATOMIC_RESP:
-		memcpy(wqe->sge[0].base, &m->value, sizeof(m->value));
+	case NIC_OP_EVENT_RESP:
+		if (m->syndrome) { /* a refused sync-event request: it fails, the connection stays
+			            */
+			wqe->status = nic_syndrome_status(m->syndrome);
+			break;
+		}
+		place_value(wqe, m->value);
 		wqe->result_len = sizeof(m->value);
 		break;
 	}

@@ -70,6 +70,9 @@ enum nic_wr_op {
 	NIC_WR_READ = NIC_OP_READ,
 	NIC_WR_ATOMIC_FA = NIC_OP_ATOMIC_FA,
 	NIC_WR_ATOMIC_CS = NIC_OP_ATOMIC_CS,
+	NIC_WR_EVENT_GET = NIC_OP_EVENT_GET,
+	NIC_WR_EVENT_SET = NIC_OP_EVENT_SET,
+	NIC_WR_EVENT_ADD = NIC_OP_EVENT_ADD,
 };
 
 struct nic_wqe;
@@ -86,15 +89,15 @@ struct nic_xslot {
 /* A work request, embedded in the task that posts it. */
 struct nic_wqe {
 	enum nic_wr_op op;
-	/* local buffers: source (send, write), destination (read, receive) or
-	 * the 8-byte result (atomics) */
+	/* local buffers: source (send, write), destination (read, receive,
+	 * sync-event get) or the 8-byte result (atomics, sync-event add) */
 	struct xport_iov sge[NIC_MAX_SGE];
 	uint32_t num_sge;
 	uint64_t length; /* bytes to move (read: what the local side can take) */
 	struct sdoca_key rkey;
 	uint64_t raddr;
 	uint8_t imm[4];
-	uint64_t compare_or_add;
+	uint64_t compare_or_add; /* also a sync-event set's value */
 	uint64_t swap;
 	/* called once, with the worker lock held, when the request is over */
 	void (*done)(struct nic_wqe *wqe, doca_error_t status);

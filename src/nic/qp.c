@@ -323,7 +323,10 @@ void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, co
 		nic_resp_abandon(qp);
 		nic_comp_flush(qp, status);
 	}
-	nic_qp_tell_down(qp, qp->peer.left ? NIC_DOWN_PEER_LEFT : NIC_DOWN_ERROR, status);
+	/* A peer the transport lost (its process died, its host went) left,
+	 * whatever failed first on the way (a payload cut off). */
+	nic_qp_tell_down(qp, qp->peer.left || qp->peer.lost ? NIC_DOWN_PEER_LEFT : NIC_DOWN_ERROR,
+	                 status);
 	nic_qp_put(qp);
 }
 

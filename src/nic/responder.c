@@ -12,6 +12,10 @@
  *   check_rkey       key exists, range inside, permission, atomic alignment
  *   execute          place / copy out / atomic, then acknowledge
  *
+ * A request on a sync event (get, set, add) checks its key in its execute
+ * step: a refusal there answers with a status and fails only that request,
+ * as DOCA reports a sync-event task's error (the connection stays up).
+ *
  * A failed check touches no target memory; it answers with a NAK and moves
  * the connection to error, as on RC hardware - once the requests before it
  * are over (landing.c), since a NAK also acknowledges every request before
@@ -24,6 +28,7 @@
 #include <doca_types.h>
 
 #include "core/sdk_log.h"
+#include "core/sync_event.h"
 #include "nic/dma.h"
 #include "nic/resp.h"
 
@@ -249,6 +254,54 @@ static enum resp_result respond_atomic(struct resp *r)
 	return RESP_DONE;
 }
 
+/* Why a peer's request on a sync event is refused, NULL if it is not: the
+ * key is the live key of an event (not of an mmap), names its value, and
+ * grants the access (the event has the remote-net publisher location). */
+static const char *event_refusal(const struct nic_msg *m, const struct sdoca_key_region *region)
+{
+	static const uint32_t need[] = {
+		[SDOCA_SE_OP_GET] = DOCA_ACCESS_FLAG_RDMA_READ,
+		[SDOCA_SE_OP_SET] = DOCA_ACCESS_FLAG_RDMA_WRITE,
+		[SDOCA_SE_OP_ADD] = DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+	};
+
+	if (!region)
+		return "unknown key, or the event was stopped or destroyed";
+	if (region->kind != SDOCA_KEY_SYNC_EVENT || region->addr != m->raddr)
+		return "the key is not that of this sync event";
+	if (!(region->access & need[m->opcode - NIC_OP_EVENT_GET]))
+		return "the event has no remote-net publisher location";
+	return NULL;
+}
+
+_Static_assert(NIC_OP_EVENT_SET - NIC_OP_EVENT_GET == SDOCA_SE_OP_SET &&
+                       NIC_OP_EVENT_ADD - NIC_OP_EVENT_GET == SDOCA_SE_OP_ADD,
+               "sync-event opcodes follow enum sdoca_se_op");
+
+/* Real CPU atomics on the event's value (sync_event_wait.c); its waiters
+ * are woken once the answer has left. Under the worker's lock: a revoke
+ * waits this out. */
+static enum resp_result respond_event(struct resp *r)
+{
+	const struct nic_msg *m = r->m;
+	struct nic_msg resp = { .opcode = NIC_OP_EVENT_RESP, .seq = m->seq };
+	const struct sdoca_key_region *region = sdoca_keys_peek(&m->key);
+	const char *why = event_refusal(m, region);
+	enum sdoca_se_op op = (enum sdoca_se_op)(m->opcode - NIC_OP_EVENT_GET);
+
+	if (why) {
+		SDOCA_WARN("QP %u: %s %u refused: %s", r->qp->wire_id, nic_opcode_name(m->opcode),
+		           m->seq, why);
+		resp.syndrome = NIC_SYN_REMOTE_ACCESS;
+	} else {
+		resp.value = sdoca_sync_event_remote_op(region->owner, op, m->operand1, m->len);
+	}
+	nic_qp_send_control(r->qp, &resp);
+	if (!why && op != SDOCA_SE_OP_GET)
+		sdoca_sync_event_remote_changed(region->owner);
+	return RESP_DONE;
+}
+
 static enum resp_result execute_write(struct resp *r)
 {
 	struct xport_iov iov = { (void *)(uintptr_t)r->m->raddr, r->m->len };
@@ -280,6 +333,8 @@ static SDOCA_ALWAYS_INLINE enum resp_result execute(struct resp *r)
 		return respond_read(r);
 	if (exec == NIC_EXEC_ATOMIC)
 		return respond_atomic(r);
+	if (exec == NIC_EXEC_EVENT)
+		return respond_event(r);
 	return RESP_ERR_INVALID;
 }
 
@@ -306,6 +361,8 @@ static SDOCA_ALWAYS_INLINE enum resp_result run_steps(struct resp *r, enum step 
 				return res;
 		}
 	}
+	/* (A sync event's key is checked in its execute step, where a
+	 * refusal is not fatal.) */
 	if (op->flags & NIC_OPF_RKEY) {
 		*at = CHECK_RKEY;
 		if ((res = check_rkey(r)) != RESP_NEXT)

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "core/sdk_log.h"
+#include "core/sync_event.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(service);
@@ -101,7 +102,7 @@ enum spin_end {
  * for the lock) so that the application can submit or take over. */
 static enum spin_end spin(struct nic_worker *w)
 {
-	uint64_t polls = atomic_load(&w->app_polls), start, last;
+	uint64_t polls = atomic_load(&w->app_polls), wakes = sdoca_sync_event_wakes(), start, last;
 	bool caught = false;
 
 	if (!xport_worker_progress(w->xport))
@@ -123,11 +124,16 @@ static enum spin_end spin(struct nic_worker *w)
 			return SPIN_BUSY;
 		do {
 			nic_unlock(w);
-			/* A submit, a receive posted, a key revoked: let it in. */
-			if (atomic_load_explicit(&w->lock_waiters, memory_order_relaxed))
+			/* A submit, a receive posted, a key revoked: let it in. And
+			 * a sync-event waiter this thread just woke, on this CPU
+			 * perhaps: let it run now, not after the spin. */
+			if (atomic_load_explicit(&w->lock_waiters, memory_order_relaxed) ||
+			    sdoca_sync_event_wakes() != wakes) {
+				wakes = sdoca_sync_event_wakes();
 				sched_yield();
-			else
+			} else {
 				nic_cpu_relax();
+			}
 			nic_lock(w);
 			if (atomic_load(&w->app_polls) != polls)
 				return SPIN_APP;

@@ -18,7 +18,6 @@ SDOCA_LOG_MODULE(wire);
 #define WRITE DOCA_ACCESS_FLAG_RDMA_WRITE
 #define ATOMIC DOCA_ACCESS_FLAG_RDMA_ATOMIC
 #define REQ NIC_OPF_REQUEST
-#define ANS NIC_OPF_ANSWER
 
 /* One row per opcode: adding an opcode is a row here and, for a request,
  * its execute step in the responder (docs/design.md). */
@@ -71,18 +70,42 @@ const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES] = {
 	                       .answer = NIC_OP_ATOMIC_RESP,
 	                       .exec = NIC_EXEC_ATOMIC,
 	                       .access = ATOMIC },
+	/* on a sync event: the key and address of its value (docs/wire.md) */
+	[NIC_OP_EVENT_GET] = { .name = "EVENT_GET",
+	                       .size = NIC_WIRE_RDMA_EXT,
+	                       .flags = REQ | NIC_OPF_EVENT,
+	                       .answer = NIC_OP_EVENT_RESP,
+	                       .exec = NIC_EXEC_EVENT },
+	[NIC_OP_EVENT_SET] = { .name = "EVENT_SET",
+	                       .size = NIC_WIRE_RDMA_EXT + 8,
+	                       .flags = REQ | NIC_OPF_EVENT,
+	                       .operands = 1,
+	                       .answer = NIC_OP_EVENT_RESP,
+	                       .exec = NIC_EXEC_EVENT },
+	[NIC_OP_EVENT_ADD] = { .name = "EVENT_ADD",
+	                       .size = NIC_WIRE_RDMA_EXT + 8,
+	                       .flags = REQ | NIC_OPF_EVENT,
+	                       .operands = 1,
+	                       .answer = NIC_OP_EVENT_RESP,
+	                       .exec = NIC_EXEC_EVENT },
 	/* answers */
-	[NIC_OP_ACK] = { .name = "ACK", .size = NIC_WIRE_COMMON, .flags = ANS },
+	[NIC_OP_ACK] = { .name = "ACK", .size = NIC_WIRE_COMMON },
 	[NIC_OP_NAK] = { .name = "NAK",
 	                 .size = NIC_WIRE_COMMON + 8,
-	                 .flags = ANS | NIC_OPF_SYNDROME },
+	                 .flags = NIC_OPF_SYNDROME,
+	                 .syndrome_at = NIC_WIRE_COMMON,
+	                 .min_syndrome = NIC_SYN_REMOTE_ACCESS },
 	[NIC_OP_READ_RESP] = { .name = "READ_RESP",
 	                       .size = NIC_WIRE_COMMON,
-	                       .flags = ANS | NIC_OPF_PAYLOAD },
+	                       .flags = NIC_OPF_PAYLOAD },
 	[NIC_OP_ATOMIC_RESP] = { .name = "ATOMIC_RESP",
 	                         .size = NIC_WIRE_COMMON + 8,
-	                         .flags = ANS | NIC_OPF_VALUE },
-	[NIC_OP_RNR_WAIT] = { .name = "RNR_WAIT", .size = NIC_WIRE_COMMON, .flags = ANS },
+	                         .flags = NIC_OPF_VALUE },
+	[NIC_OP_RNR_WAIT] = { .name = "RNR_WAIT", .size = NIC_WIRE_COMMON },
+	[NIC_OP_EVENT_RESP] = { .name = "EVENT_RESP",
+	                        .size = NIC_WIRE_COMMON + 16,
+	                        .flags = NIC_OPF_VALUE | NIC_OPF_SYNDROME,
+	                        .syndrome_at = NIC_WIRE_COMMON + 8 },
 	/* connection */
 	[NIC_OP_HELLO] = { .name = "HELLO", .size = NIC_WIRE_COMMON },
 	[NIC_OP_DISCONNECT] = { .name = "DISCONNECT", .size = NIC_WIRE_COMMON },
@@ -92,7 +115,6 @@ const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES] = {
 #undef WRITE
 #undef ATOMIC
 #undef REQ
-#undef ANS
 
 _Static_assert(NIC_WIRE_RDMA_EXT + 16 + NIC_WIRE_ACK_EXT <= NIC_WIRE_MAX_HDR,
                "largest header must fit NIC_WIRE_MAX_HDR");
@@ -158,10 +180,12 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s declares %u bytes but carries a payload of %zu", l->name, m->len,
 		           payload_len);
-	if ((l->flags & NIC_OPF_ATOMIC) && m->len != 8)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes (atomics are 8 bytes)",
-		           l->name, m->len);
-	if (l->flags & NIC_OPF_RKEY) {
+	/* Atomics are 8 bytes; a set of a sync event's value 1 to 8, its get and add 8. */
+	if ((l->flags & (NIC_OPF_ATOMIC | NIC_OPF_EVENT)) &&
+	    (m->len > 8 || m->len < (m->opcode == NIC_OP_EVENT_SET ? 1u : 8u)))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes", l->name, m->len);
+
+	if (l->flags & (NIC_OPF_RKEY | NIC_OPF_EVENT)) {
 		sdoca_key_decode(p + NIC_WIRE_COMMON, &m->key);
 		m->raddr = sdoca_get_le64(p + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE);
 	} else {
@@ -177,9 +201,9 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	m->syndrome = 0;
 	m->value = 0;
 	if (l->flags & NIC_OPF_SYNDROME) {
-		m->syndrome = sdoca_get_le32(p + NIC_WIRE_COMMON);
-		if (m->syndrome < NIC_SYN_REMOTE_ACCESS || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "NAK with unknown syndrome %u",
+		m->syndrome = sdoca_get_le32(p + l->syndrome_at);
+		if (m->syndrome < l->min_syndrome || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s with unknown syndrome %u", l->name,
 			           m->syndrome);
 	}
 	if (l->flags & NIC_OPF_VALUE)

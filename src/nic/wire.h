@@ -10,9 +10,10 @@
  *   1 u8  opcode        8 u32 sequence (a request's, or the one a reply answers)
  *   2 u16 flags        12 u32 length (payload, or bytes asked for by a read)
  *                      16 u64 token (the receiver's, from its connection blob)
- * then, by opcode: remote key (16) + remote address (8) for RDMA requests;
- * immediate (4 + 4 pad); atomic operands (8 or 16); NAK syndrome (4 + 4 pad);
- * atomic original value (8). A request with flag NIC_FLAG_ACK carries 8 more
+ * then, by opcode: remote key (16) + remote address (8) for RDMA and sync-event
+ * requests; immediate (4 + 4 pad); atomic and sync-event operands (8 or 16);
+ * NAK syndrome (4 + 4 pad); atomic original value (8); a sync-event answer's
+ * value (8) and status (4 + 4 pad). A request with flag NIC_FLAG_ACK carries 8 more
  * bytes at its end: a u32 acknowledging the receiver's own requests up to
  * that sequence (a piggybacked ACK) and 4 of padding. Every header size is
  * fixed per opcode and flags, and the largest is 72 bytes, so small
@@ -48,12 +49,16 @@ enum nic_opcode {
 	NIC_OP_READ = 5,
 	NIC_OP_ATOMIC_FA = 6,
 	NIC_OP_ATOMIC_CS = 7,
+	NIC_OP_EVENT_GET = 8, /* a sync event's value: get, set (its first len bytes), add */
+	NIC_OP_EVENT_SET = 9,
+	NIC_OP_EVENT_ADD = 10,
 	/* replies */
 	NIC_OP_ACK = 16,
 	NIC_OP_NAK = 17,
 	NIC_OP_READ_RESP = 18,
 	NIC_OP_ATOMIC_RESP = 19,
-	NIC_OP_RNR_WAIT = 20, /* the request waits for a receive; the responder is alive */
+	NIC_OP_RNR_WAIT = 20,   /* the request waits for a receive; the responder is alive */
+	NIC_OP_EVENT_RESP = 21, /* a sync-event request's value, or its refusal (status) */
 	/* connection */
 	NIC_OP_HELLO = 32,      /* first message on a connection: sets the transport up */
 	NIC_OP_DISCONNECT = 33, /* the peer closed its end on purpose */
@@ -84,9 +89,9 @@ struct nic_msg {
 	uint8_t imm[4];    /* a doca_be32_t, carried as bytes */
 	uint64_t operand1; /* fetch-add: add; compare-swap: compare */
 	uint64_t operand2; /* compare-swap: swap */
-	uint32_t syndrome;
-	uint64_t value; /* atomic response: the original value */
-	bool has_ack;   /* NIC_FLAG_ACK: ack_seq is meaningful */
+	uint32_t syndrome; /* NAK; a sync-event answer's status (0: done) */
+	uint64_t value;    /* atomic and sync-event answers: the value before */
+	bool has_ack;      /* NIC_FLAG_ACK: ack_seq is meaningful */
 	uint32_t ack_seq;
 };
 
@@ -95,16 +100,17 @@ struct nic_msg {
 #define NIC_WIRE_ACK_EXT 8 /* a piggybacked ACK: sequence + padding */
 #define NIC_WIRE_OPCODES (NIC_OP_DISCONNECT + 1)
 
-/* What an opcode is. */
+/* What an opcode is (an opcode that is no request, nor HELLO or
+ * DISCONNECT, answers one). */
 enum nic_op_flags {
 	NIC_OPF_REQUEST = 1 << 0,  /* a requester sends it, the responder executes it */
-	NIC_OPF_ANSWER = 1 << 1,   /* a responder's answer to a request */
+	NIC_OPF_EVENT = 1 << 1,    /* a request on a sync event: its key and value address */
 	NIC_OPF_RKEY = 1 << 2,     /* carries a remote key and address */
 	NIC_OPF_PAYLOAD = 1 << 3,  /* the length field is that of a payload that follows */
 	NIC_OPF_ATOMIC = 1 << 4,   /* 8 aligned bytes, changed with CPU atomics */
 	NIC_OPF_RECV = 1 << 5,     /* consumes a posted receive */
-	NIC_OPF_SYNDROME = 1 << 6, /* carries a NAK syndrome */
-	NIC_OPF_VALUE = 1 << 7,    /* carries an atomic's original value */
+	NIC_OPF_SYNDROME = 1 << 6, /* carries a syndrome (a NAK's) or a status (0: done) */
+	NIC_OPF_VALUE = 1 << 7,    /* carries an atomic's or sync event's value */
 };
 
 /* How the responder executes a request (after its checks). */
@@ -114,6 +120,7 @@ enum nic_exec {
 	NIC_EXEC_SEND,   /* the payload lands in the receive it consumes */
 	NIC_EXEC_READ,   /* target bytes leave in a read response */
 	NIC_EXEC_ATOMIC, /* fetch-add or compare-swap, answered with the original value */
+	NIC_EXEC_EVENT,  /* a sync event's get, set or add, answered with value and status */
 };
 
 /* What a receive reports when a request consumed it. */
@@ -128,15 +135,17 @@ enum nic_recv_kind {
  * responder executes it and what the connection must allow. The
  * requester, responder, completer and decoder read their rules here. */
 struct nic_opcode_info {
-	const char *name;  /* for logs and traces; NULL: no such opcode */
-	uint8_t size;      /* header bytes without a piggybacked ACK */
-	uint8_t flags;     /* enum nic_op_flags */
-	uint8_t imm_at;    /* offset of the immediate data, 0: none */
-	uint8_t operands;  /* atomic operands after the RDMA extension */
-	uint8_t answer;    /* request: the answer that completes it */
-	uint8_t exec;      /* request: enum nic_exec */
-	uint8_t recv_kind; /* NIC_OPF_RECV: enum nic_recv_kind */
-	uint32_t access;   /* request: DOCA_ACCESS_FLAG_RDMA_* it needs (0: none) */
+	const char *name;     /* for logs and traces; NULL: no such opcode */
+	uint8_t size;         /* header bytes without a piggybacked ACK */
+	uint8_t flags;        /* enum nic_op_flags */
+	uint8_t imm_at;       /* offset of the immediate data, 0: none */
+	uint8_t operands;     /* atomic operands after the RDMA extension */
+	uint8_t answer;       /* request: the answer that completes it */
+	uint8_t exec;         /* request: enum nic_exec */
+	uint8_t recv_kind;    /* NIC_OPF_RECV: enum nic_recv_kind */
+	uint8_t syndrome_at;  /* NIC_OPF_SYNDROME: its offset */
+	uint8_t min_syndrome; /* ... and its least value (a NAK's is never 0) */
+	uint32_t access;      /* request: DOCA_ACCESS_FLAG_RDMA_* it needs (0: none) */
 };
 
 extern const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES];
@@ -152,9 +161,10 @@ static inline bool nic_op_is_request(uint8_t op)
 	return (nic_opcodes[op].flags & NIC_OPF_REQUEST) != 0;
 }
 
+/* Carries a key and a remote address (an RDMA or a sync-event request). */
 static inline bool nic_op_has_rkey(uint8_t op)
 {
-	return (nic_opcodes[op].flags & NIC_OPF_RKEY) != 0;
+	return (nic_opcodes[op].flags & (NIC_OPF_RKEY | NIC_OPF_EVENT)) != 0;
 }
 
 static inline bool nic_op_has_payload(uint8_t op)
@@ -182,7 +192,7 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 	sdoca_put_le32(out + 8, m->seq);
 	sdoca_put_le32(out + 12, m->len);
 	sdoca_put_le64(out + 16, m->token);
-	if (l->flags & NIC_OPF_RKEY) {
+	if (l->flags & (NIC_OPF_RKEY | NIC_OPF_EVENT)) {
 		sdoca_key_encode(&m->key, out + NIC_WIRE_COMMON);
 		sdoca_put_le64(out + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE, m->raddr);
 	}
@@ -193,7 +203,7 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 	if (l->operands == 2)
 		sdoca_put_le64(out + NIC_WIRE_RDMA_EXT + 8, m->operand2);
 	if (l->flags & NIC_OPF_SYNDROME)
-		sdoca_put_le32(out + NIC_WIRE_COMMON, m->syndrome);
+		sdoca_put_le32(out + l->syndrome_at, m->syndrome);
 	if (l->flags & NIC_OPF_VALUE)
 		sdoca_put_le64(out + NIC_WIRE_COMMON, m->value);
 	return l->size + (ack ? NIC_WIRE_ACK_EXT : 0);

@@ -25,6 +25,7 @@
 #include "core/bytes.h"
 #include "core/dev.h"
 #include "core/sdk_log.h"
+#include "core/sync_event.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(worker);
@@ -56,6 +57,10 @@ static void quiesce_workers(void)
 	}
 	pthread_mutex_unlock(&workers.lock);
 }
+
+/* The sync-event waiters' hooks (below nic_worker_progress, which they share). */
+static bool waiter_poll(void);
+static void waiter_sleeping(void);
 
 uint64_t nic_now_ns(void)
 {
@@ -180,6 +185,7 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	sdoca_dev_get(dev);
 	LIST_INSERT_HEAD(&workers.list, w, link);
 	sdoca_keys_set_quiesce(quiesce_workers);
+	sdoca_waiter_set_hooks(waiter_poll, waiter_sleeping);
 	pthread_mutex_unlock(&workers.lock);
 	SDOCA_DBG("transport worker for %s ready", dev->info.ibdev_name);
 	*worker = w;
@@ -306,7 +312,9 @@ void nic_worker_settle_losses(struct nic_worker *w, bool peers)
 	}
 }
 
-bool nic_worker_progress(struct nic_worker *worker)
+/* Inline in its two callers: LTO then inlines nic_worker_progress, the
+ * application's, into rdma_progress as it did with one caller. */
+static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool *locked)
 {
 	/* A plain increment, not a locked one: it only tells the service thread
 	 * that the application still polls; a lost count between two polling
@@ -321,6 +329,8 @@ bool nic_worker_progress(struct nic_worker *worker)
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
+	if (locked)
+		*locked = true;
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
 	if (!SLIST_EMPTY(&worker->acks))
@@ -340,6 +350,38 @@ bool nic_worker_progress(struct nic_worker *worker)
 		nic_worker_settle_losses(worker, false);
 	nic_unlock(worker);
 	return events > 0;
+}
+
+bool nic_worker_progress(struct nic_worker *worker)
+{
+	return worker_progress(worker, NULL);
+}
+
+/* A thread blocked in a sync-event wait progresses every worker while it
+ * spins, as an application's progress would: a peer's change then reaches
+ * it in a transport hop, with no other thread woken. False if another
+ * thread had them all. */
+static bool waiter_poll(void)
+{
+	struct nic_worker *w;
+	bool polled = false;
+
+	pthread_mutex_lock(&workers.lock);
+	LIST_FOREACH(w, &workers.list, link)
+	worker_progress(w, &polled);
+	pthread_mutex_unlock(&workers.lock);
+	return polled;
+}
+
+/* ... and before it sleeps, hands them to the service thread at once. */
+static void waiter_sleeping(void)
+{
+	struct nic_worker *w;
+
+	pthread_mutex_lock(&workers.lock);
+	LIST_FOREACH(w, &workers.list, link)
+	nic_worker_app_sleeps(w);
+	pthread_mutex_unlock(&workers.lock);
 }
 
 void nic_worker_app_sleeps(struct nic_worker *worker)

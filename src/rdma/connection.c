@@ -97,6 +97,7 @@ struct doca_rdma_connection *rdma_conn_alloc(struct doca_rdma *rdma, enum rdma_c
 	conn->local_close = false;
 	conn->reported_up = false;
 	conn->finished = false;
+	conn->connected = false;
 	conn->request = NULL;
 	conn->listener = NULL;
 	conn->user_data = (union doca_data){ 0 };
@@ -370,8 +371,9 @@ doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t 
 	status = nic_qp_connect(conn->qp, info, info_len);
 	if (status != DOCA_SUCCESS)
 		return status;
+	conn->connected = true;
 	/* DOCA 2.5: the context becomes RUNNING once connected. */
-	if (rdma->ctx.api_version < 300 && rdma->ctx.state == DOCA_CTX_STATE_STARTING)
+	if (rdma->ctx.api_version == 205 && rdma->ctx.state == DOCA_CTX_STATE_STARTING)
 		sdoca_ctx_start_ready(&rdma->ctx);
 	return DOCA_SUCCESS;
 }

@@ -23,6 +23,10 @@ static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
 	struct doca_rdma *rdma = rdma_of(ctx);
 	doca_error_t status;
 
+	/* A DOCA 2.2 program may set it before it adds the device. */
+	if (rdma->gid_index > 0 && rdma->gid_index >= ctx->dev->info.num_gids)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "GID index %u: device %s has %u GIDs",
+		           rdma->gid_index, ctx->dev->info.ibdev_name, ctx->dev->info.num_gids);
 	status = nic_worker_get(ctx->pe, ctx->dev, &rdma->worker);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -33,7 +37,8 @@ static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
 		rdma->worker = NULL;
 		return status;
 	}
-	*how = ctx->api_version >= 300 ? SDOCA_START_DEFERRED : SDOCA_START_PENDING;
+	/* DOCA 2.5: RUNNING once connected; 3.x and 2.2 at the next progress. */
+	*how = ctx->api_version == 205 ? SDOCA_START_PENDING : SDOCA_START_DEFERRED;
 	return DOCA_SUCCESS;
 }
 
@@ -83,6 +88,7 @@ static const struct sdoca_ctx_ops rdma_ops = {
 	.stopped = rdma_stopped,
 	.progress = rdma_progress,
 	.request_notification = rdma_request_notification,
+	.jobs = &rdma_job_ops,
 };
 
 static uint32_t default_timeout_ms(void)
@@ -93,11 +99,10 @@ static uint32_t default_timeout_ms(void)
 	return v >= 10 && v <= 3600000 ? (uint32_t)v : RDMA_DEFAULT_TIMEOUT_MS;
 }
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
+static doca_error_t create(struct doca_dev *dev, struct doca_rdma **rdma)
 {
 	struct doca_rdma *r;
 
-	SDOCA_CHECK_ARG(dev);
 	SDOCA_CHECK_ARG(rdma);
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -116,6 +121,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doc
 	r->timeout_ms = default_timeout_ms();
 	*rdma = r;
 	return DOCA_SUCCESS;
+}
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
+{
+	SDOCA_CHECK_ARG(dev);
+	return create(dev, rdma);
+}
+
+/* DOCA 2.2 (declared for SOFTDOCA_API_VERSION=202): the device comes with
+ * doca_ctx_dev_add(). */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_rdma_create(struct doca_rdma **rdma)
+{
+	return create(NULL, rdma);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
@@ -225,7 +243,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, uint32_t gid_index)
 {
 	CHECK_IDLE(rdma);
-	if (gid_index >= rdma->ctx.dev->info.num_gids)
+	/* DOCA 2.2: before doca_ctx_dev_add() it is checked at start. */
+	if (rdma->ctx.dev && gid_index >= rdma->ctx.dev->info.num_gids)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "doca_rdma_set_gid_index: device %s has %u GIDs",
 		           rdma->ctx.dev->info.ibdev_name, rdma->ctx.dev->info.num_gids);
@@ -400,6 +419,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
 	if (transport_type == DOCA_RDMA_TRANSPORT_TYPE_RC)
 		return DOCA_SUCCESS;
 	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+/* softdoca.h: DOCA has no query for this limit (doca_rdma_set_max_num_connections). */
+DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
+        const struct doca_devinfo *devinfo, uint32_t *max_num_connections)
+{
+	CAP_VALUE(devinfo, max_num_connections, RDMA_MAX_CONNECTIONS);
 }
 
 /* --- the GPU and DPA data paths --- */

@@ -22,6 +22,7 @@
 #include <doca_rdma.h>
 
 #include "core/ctx.h"
+#include "core/sync_event.h"
 #include "nic/nic.h"
 
 enum rdma_task_kind {
@@ -119,6 +120,7 @@ struct doca_rdma_connection {
 	bool local_close;               /* this side disconnected */
 	bool reported_up;               /* the application heard it is established */
 	bool finished;                  /* back to FREE once no event is queued */
+	bool connected;                 /* doca_rdma_connect() connected it (out of band) */
 	uint8_t queued;                 /* its events queued and not yet run */
 	struct nic_cm_request *request; /* REQUESTED: the client's request */
 	struct rdma_listener *listener; /* ... which came to this listener */
@@ -132,6 +134,9 @@ struct doca_rdma_connection {
 	struct rdma_conn_event events[RDMA_EVENT_KINDS];
 	struct softdoca_rdma_counters final_counters; /* kept when the QP goes */
 };
+
+typedef void (*rdma_conn_cb)(struct doca_rdma_connection *conn, union doca_data conn_data,
+                             union doca_data ctx_data);
 
 struct doca_rdma {
 	struct doca_ctx ctx;
@@ -151,10 +156,13 @@ struct doca_rdma {
 	uint8_t rnr_retry_count;
 	uint32_t timeout_ms;
 	struct sdoca_task_pool pools[RDMA_TASK_KINDS];
-	doca_rdma_connection_request_cb_t request_cb;
-	doca_rdma_connection_established_cb_t established_cb;
-	doca_rdma_connection_failure_cb_t failure_cb;
-	doca_rdma_connection_disconnection_cb_t disconnect_cb;
+	struct sdoca_task_pool job_pool; /* DOCA 2.2 jobs of every kind (api_v202.c) */
+	/* The connection callbacks (DOCA 3.x types, spelt out: the DOCA 2.2
+	 * and 2.5 generations of doca_rdma.h do not declare them). */
+	void (*request_cb)(struct doca_rdma_connection *conn, union doca_data ctx_data);
+	rdma_conn_cb established_cb;
+	rdma_conn_cb failure_cb;
+	rdma_conn_cb disconnect_cb;
 	/* while started */
 	struct nic_worker *worker;
 	struct nic_srq srq;
@@ -174,7 +182,11 @@ struct rdma_task_args {
 	struct doca_rdma_connection *conn;
 	const struct doca_buf *src; /* send/write: local source; read: remote source */
 	struct doca_buf *dst;       /* write/atomics: remote; read/receive: local */
-	struct doca_buf *result;    /* atomics: where the original value lands */
+	struct doca_buf *result;    /* atomics, sync-event add: where the value before lands */
+	union { /* the remote sync-event tasks' event (set and add hand it back non-const) */
+		const struct doca_sync_event_remote_net *event;
+		struct doca_sync_event_remote_net *mutable_event;
+	};
 	doca_be32_t imm;
 	uint64_t operand1; /* compare, or the value to add */
 	uint64_t operand2; /* swap */
@@ -248,6 +260,14 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 		return task->t.field;                                       \
 	}
 
+/* Every softdoca device has every CPU data-path task. */
+#define RDMA_CAP_SUPPORTED(fn)                                                \
+	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
+	{                                                                     \
+		SDOCA_CHECK_ARG(devinfo);                                     \
+		return DOCA_SUCCESS;                                          \
+	}
+
 /* The body of a public *_allocate_init: a task of the kind with the given
  * arguments (designated initializers of struct rdma_task_args). */
 #define RDMA_TASK_ALLOCATE(name, kind, rdma, user_data, task, ...)                         \
@@ -275,12 +295,27 @@ uint32_t doca_rdma_task_read_get_result_length(const struct doca_rdma_task_read 
 uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_length(
         const struct doca_rdma_task_remote_net_sync_event_get *task);
 
+/* DOCA 2.2's doca_rdma_create (doca_rdma.h binds it for 202 programs). */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_rdma_create(struct doca_rdma **rdma);
+
 /* tasks.c: the one path (task_api.c has each type's public functions) */
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks);
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
                              union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **task);
+
+/* DOCA 2.2 jobs: tasks of every kind from rdma->job_pool, sized at
+ * doca_ctx_workq_add(); their completion goes to the work queue. */
+doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth);
+/* A job's task of `kind` (its args to set), NULL when all are in use. */
+struct rdma_task *rdma_job_take(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                                union doca_data user_data);
+/* Submits it as doca_task_submit() would; back to the pool if refused. */
+doca_error_t rdma_job_post(struct rdma_task *t);
+enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t);
+/* api_v202.c: the job operations doca_workq calls */
+extern const struct sdoca_job_ops rdma_job_ops;
 
 /* connection.c */
 doca_error_t rdma_connections_start(struct doca_rdma *rdma);

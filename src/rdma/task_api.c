@@ -13,22 +13,9 @@
 
 SDOCA_LOG_MODULE(rdma_task_api);
 
-static doca_error_t supported(const struct doca_devinfo *devinfo)
-{
-	SDOCA_CHECK_ARG(devinfo);
-	return DOCA_SUCCESS;
-}
-
-/* Every softdoca device has every CPU data-path task. */
-#define CAP_SUPPORTED(fn)                                                     \
-	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
-	{                                                                     \
-		return supported(devinfo);                                    \
-	}
-
 /* ========================= receive ========================= */
 
-CAP_SUPPORTED(doca_rdma_cap_task_receive_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_receive_is_supported)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_receive_get_max_dst_buf_list_len(
         const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type,
@@ -84,7 +71,7 @@ RDMA_TASK_GETTER(doca_rdma_task_receive_get_result_rdma_connection, receive,
 
 /* ========================= send / send with immediate ========================= */
 
-CAP_SUPPORTED(doca_rdma_cap_task_send_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_send_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_send_set_conf, send, RDMA_TASK_SEND)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_allocate_init(struct doca_rdma *rdma,
@@ -105,7 +92,7 @@ RDMA_TASK_SETTER(doca_rdma_task_send_set_rdma_connection, send, struct doca_rdma
 RDMA_TASK_GETTER(doca_rdma_task_send_get_rdma_connection, send, const struct doca_rdma_connection *,
                  args.conn)
 
-CAP_SUPPORTED(doca_rdma_cap_task_send_imm_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_send_imm_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_send_imm_set_conf, send_imm, RDMA_TASK_SEND_IMM)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_imm_allocate_init(
@@ -129,7 +116,7 @@ RDMA_TASK_GETTER(doca_rdma_task_send_imm_get_rdma_connection, send_imm,
 
 /* ========================= read ========================= */
 
-CAP_SUPPORTED(doca_rdma_cap_task_read_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_read_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_read_set_conf, read, RDMA_TASK_READ)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_allocate_init(
@@ -154,7 +141,7 @@ RDMA_TASK_GETTER(doca_rdma_task_read_get_rdma_connection, read, const struct doc
 
 /* ========================= write / write with immediate ========================= */
 
-CAP_SUPPORTED(doca_rdma_cap_task_write_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_write_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_write_set_conf, write, RDMA_TASK_WRITE)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_allocate_init(
@@ -175,7 +162,7 @@ RDMA_TASK_SETTER(doca_rdma_task_write_set_rdma_connection, write, struct doca_rd
 RDMA_TASK_GETTER(doca_rdma_task_write_get_rdma_connection, write,
                  const struct doca_rdma_connection *, args.conn)
 
-CAP_SUPPORTED(doca_rdma_cap_task_write_imm_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_write_imm_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_write_imm_set_conf, write_imm, RDMA_TASK_WRITE_IMM)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_allocate_init(
@@ -201,7 +188,7 @@ RDMA_TASK_GETTER(doca_rdma_task_write_imm_get_rdma_connection, write_imm,
 
 /* ========================= atomics ========================= */
 
-CAP_SUPPORTED(doca_rdma_cap_task_atomic_cmp_swp_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_atomic_cmp_swp_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_atomic_cmp_swp_set_conf, atomic_cmp_swp, RDMA_TASK_ATOMIC_CMP_SWP)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(
@@ -236,7 +223,7 @@ RDMA_TASK_SETTER(doca_rdma_task_atomic_cmp_swp_set_rdma_connection, atomic_cmp_s
 RDMA_TASK_GETTER(doca_rdma_task_atomic_cmp_swp_get_rdma_connection, atomic_cmp_swp,
                  const struct doca_rdma_connection *, args.conn)
 
-CAP_SUPPORTED(doca_rdma_cap_task_atomic_fetch_add_is_supported)
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_atomic_fetch_add_is_supported)
 RDMA_TASK_SET_CONF(doca_rdma_task_atomic_fetch_add_set_conf, atomic_fetch_add,
                    RDMA_TASK_ATOMIC_FETCH_ADD)
 
@@ -267,3 +254,99 @@ RDMA_TASK_SETTER(doca_rdma_task_atomic_fetch_add_set_rdma_connection, atomic_fet
                  struct doca_rdma_connection *, args.conn)
 RDMA_TASK_GETTER(doca_rdma_task_atomic_fetch_add_get_rdma_connection, atomic_fetch_add,
                  const struct doca_rdma_connection *, args.conn)
+
+/* ========================= remote sync events ========================= */
+
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_remote_net_sync_event_get_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_remote_net_sync_event_get_set_conf, remote_net_sync_event_get,
+                   RDMA_TASK_SYNC_EVENT_GET)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn,
+        const struct doca_sync_event_remote_net *event, struct doca_buf *dst_buf,
+        union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_get **task)
+{
+	RDMA_TASK_ALLOCATE(remote_net_sync_event_get, RDMA_TASK_SYNC_EVENT_GET, rdma, user_data,
+	                   task, .conn = conn, .event = event, .dst = dst_buf);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_get_as_task, remote_net_sync_event_get)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_get_set_sync_event, remote_net_sync_event_get,
+                 const struct doca_sync_event_remote_net *, args.event)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_get_get_sync_event, remote_net_sync_event_get,
+                 const struct doca_sync_event_remote_net *, args.event)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_get_set_dst_buf, remote_net_sync_event_get,
+                 struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_get_get_dst_buf, remote_net_sync_event_get,
+                 struct doca_buf *, args.dst)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_get_get_result_len, remote_net_sync_event_get,
+                 uint32_t, result_len)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_get_get_result_length,
+                 remote_net_sync_event_get, uint32_t, result_len)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_get_set_rdma_connection,
+                 remote_net_sync_event_get, struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_get_get_rdma_connection,
+                 remote_net_sync_event_get, const struct doca_rdma_connection *, args.conn)
+
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_remote_net_sync_event_notify_set_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_remote_net_sync_event_notify_set_set_conf,
+                   remote_net_sync_event_notify_set, RDMA_TASK_SYNC_EVENT_NOTIFY_SET)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn,
+        struct doca_sync_event_remote_net *event, const struct doca_buf *src_buf,
+        union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_set **task)
+{
+	RDMA_TASK_ALLOCATE(remote_net_sync_event_notify_set, RDMA_TASK_SYNC_EVENT_NOTIFY_SET, rdma,
+	                   user_data, task, .conn = conn, .event = event, .src = src_buf);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_notify_set_as_task,
+                  remote_net_sync_event_notify_set)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_set_set_sync_event,
+                 remote_net_sync_event_notify_set, struct doca_sync_event_remote_net *, args.event)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_set_get_sync_event,
+                 remote_net_sync_event_notify_set, struct doca_sync_event_remote_net *,
+                 args.mutable_event)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_set_set_src_buf,
+                 remote_net_sync_event_notify_set, const struct doca_buf *, args.src)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_set_get_src_buf,
+                 remote_net_sync_event_notify_set, const struct doca_buf *, args.src)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_set_set_rdma_connection,
+                 remote_net_sync_event_notify_set, struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_set_get_rdma_connection,
+                 remote_net_sync_event_notify_set, const struct doca_rdma_connection *, args.conn)
+
+RDMA_CAP_SUPPORTED(doca_rdma_cap_task_remote_net_sync_event_notify_add_is_supported)
+RDMA_TASK_SET_CONF(doca_rdma_task_remote_net_sync_event_notify_add_set_conf,
+                   remote_net_sync_event_notify_add, RDMA_TASK_SYNC_EVENT_NOTIFY_ADD)
+
+DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
+        struct doca_rdma *rdma, struct doca_rdma_connection *conn,
+        struct doca_sync_event_remote_net *event, struct doca_buf *result_buf, uint64_t add_data,
+        union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_add **task)
+{
+	RDMA_TASK_ALLOCATE(remote_net_sync_event_notify_add, RDMA_TASK_SYNC_EVENT_NOTIFY_ADD, rdma,
+	                   user_data, task, .conn = conn, .event = event, .result = result_buf,
+	                   .operand1 = add_data);
+}
+
+RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_notify_add_as_task,
+                  remote_net_sync_event_notify_add)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_add_set_sync_event,
+                 remote_net_sync_event_notify_add, struct doca_sync_event_remote_net *, args.event)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_add_get_sync_event,
+                 remote_net_sync_event_notify_add, struct doca_sync_event_remote_net *,
+                 args.mutable_event)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_add_set_result_buf,
+                 remote_net_sync_event_notify_add, struct doca_buf *, args.result)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_add_get_result_buf,
+                 remote_net_sync_event_notify_add, struct doca_buf *, args.result)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_add_set_add_data,
+                 remote_net_sync_event_notify_add, uint64_t, args.operand1)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_add_get_add_data,
+                 remote_net_sync_event_notify_add, uint64_t, args.operand1)
+RDMA_TASK_SETTER(doca_rdma_task_remote_net_sync_event_notify_add_set_rdma_connection,
+                 remote_net_sync_event_notify_add, struct doca_rdma_connection *, args.conn)
+RDMA_TASK_GETTER(doca_rdma_task_remote_net_sync_event_notify_add_get_rdma_connection,
+                 remote_net_sync_event_notify_add, const struct doca_rdma_connection *, args.conn)

@@ -15,6 +15,10 @@
  *    after its data section, a read takes its data section;
  *  - atomics act on the 8 bytes at the remote buffer's data address and put
  *    the original value at the result buffer's data address;
+ *  - a remote sync event's get appends the 8-byte value after the data
+ *    section of a local list, a notify-set sets the value to the first 8
+ *    bytes (at most) of a local source list's data, and a notify-add puts
+ *    the value before it at its result buffer's data address, as an atomic;
  *  - NULL buffers mean a zero-length operation (a keep-alive).
  */
 #include <string.h>
@@ -22,6 +26,7 @@
 #include "core/buf.h"
 #include "core/mmap.h"
 #include "core/sdk_log.h"
+#include "core/task.h"
 #include "rdma/rdma.h"
 
 SDOCA_LOG_MODULE(rdma_tasks);
@@ -70,8 +75,10 @@ static SDOCA_ALWAYS_INLINE doca_error_t gather_data(const struct doca_buf *list,
 	return DOCA_SUCCESS;
 }
 
-/* The free space after the data sections of a local list: where data lands. */
-static doca_error_t scatter_room(struct doca_buf *list, uint32_t max, struct nic_wqe *wqe)
+/* The free space after the data sections of a local list: where data lands.
+ * Inline: on the path of every receive posted. */
+static SDOCA_ALWAYS_INLINE doca_error_t scatter_room(struct doca_buf *list, uint32_t max,
+                                                     struct nic_wqe *wqe)
 {
 	uint64_t total = 0;
 
@@ -198,6 +205,82 @@ static doca_error_t build_atomic(struct rdma_task *t)
 	return DOCA_SUCCESS;
 }
 
+/* A remote sync event's key and value address. */
+static doca_error_t target_event(struct rdma_task *t)
+{
+	const struct doca_sync_event_remote_net *ev = t->args.event;
+
+	if (!ev)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s task has no remote sync event",
+		           t->type->base.name);
+	t->wqe.rkey = ev->key;
+	t->wqe.raddr = ev->addr;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t build_event_get(struct rdma_task *t)
+{
+	doca_error_t status =
+	        scatter_room(t->args.dst, t->args.conn->rdma->max_send_buf_list_len, &t->wqe);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (t->wqe.length < sizeof(uint64_t))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "remote sync-event get: the destination has %llu free bytes, the value "
+		           "needs 8",
+		           (unsigned long long)t->wqe.length);
+	t->wqe.length = sizeof(uint64_t);
+	return target_event(t);
+}
+
+/* The value is the first bytes (up to 8) of the source list's data; fewer
+ * set only the value's first bytes, as an RDMA write of them would. */
+static doca_error_t build_event_set(struct rdma_task *t)
+{
+	uint8_t bytes[sizeof(uint64_t)] = { 0 };
+	uint32_t n = 0, bufs = 0, max = t->args.conn->rdma->max_send_buf_list_len;
+	uint64_t value;
+
+	for (const struct doca_buf *b = t->args.src; b; b = b->next) {
+		size_t take = sizeof(bytes) - n < b->data_len ? sizeof(bytes) - n : b->data_len;
+
+		if (++bufs > max)
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			           "source list is longer than max_send_buf_list_len (%u)", max);
+		if (b->mmap->from_export)
+			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			           "a local source buffer comes from a remote (imported) mmap");
+		memcpy(bytes + n, b->data, take);
+		n += (uint32_t)take;
+	}
+	if (n == 0)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "remote sync-event notify-set: the source has no data to set");
+	memcpy(&value, bytes, sizeof(value));
+	t->wqe.compare_or_add = value;
+	t->wqe.length = n;
+	t->wqe.num_sge = 0;
+	return target_event(t);
+}
+
+/* The value before the add lands like an atomic's original value. */
+static doca_error_t build_event_add(struct rdma_task *t)
+{
+	struct doca_buf *result = t->args.result;
+
+	if (!result || result->mmap->from_export ||
+	    (size_t)(result->head + result->len - result->data) < sizeof(uint64_t))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "remote sync-event notify-add needs a local result buffer with 8 bytes "
+		           "from its data address");
+	t->wqe.sge[0] = (struct xport_iov){ result->data, sizeof(uint64_t) };
+	t->wqe.num_sge = 1;
+	t->wqe.length = sizeof(uint64_t);
+	t->wqe.compare_or_add = t->args.operand1;
+	return target_event(t);
+}
+
 /* --- results: what a completion gives besides the length --- */
 
 /* Grows the data sections of a destination list by what arrived. */
@@ -314,6 +397,9 @@ INVOKER(write)
 INVOKER(write_imm)
 INVOKER(atomic_cmp_swp)
 INVOKER(atomic_fetch_add)
+INVOKER(remote_net_sync_event_get)
+INVOKER(remote_net_sync_event_notify_set)
+INVOKER(remote_net_sync_event_notify_add)
 
 #define ROW(label, tname, submit_fn, on_conn, wr_op, builder, results_fn)                  \
 	{                                                                                  \
@@ -341,9 +427,69 @@ static const struct rdma_task_type types[RDMA_TASK_KINDS] = {
 	        REQUEST("rdma compare-swap", atomic_cmp_swp, NIC_WR_ATOMIC_CS, build_atomic, NULL),
 	[RDMA_TASK_ATOMIC_FETCH_ADD] =
 	        REQUEST("rdma fetch-add", atomic_fetch_add, NIC_WR_ATOMIC_FA, build_atomic, NULL),
-	/* The remote sync-event types (sync_event_tasks.c) have no row until
-	 * they have a builder: their *_set_conf refuse. */
+	[RDMA_TASK_SYNC_EVENT_GET] =
+	        REQUEST("rdma remote sync-event get", remote_net_sync_event_get, NIC_WR_EVENT_GET,
+	                build_event_get, read_results),
+	[RDMA_TASK_SYNC_EVENT_NOTIFY_SET] =
+	        REQUEST("rdma remote sync-event notify-set", remote_net_sync_event_notify_set,
+	                NIC_WR_EVENT_SET, build_event_set, NULL),
+	[RDMA_TASK_SYNC_EVENT_NOTIFY_ADD] =
+	        REQUEST("rdma remote sync-event notify-add", remote_net_sync_event_notify_add,
+	                NIC_WR_EVENT_ADD, build_event_add, NULL),
 };
+
+/* --- DOCA 2.2 jobs: one pool for every kind, each task submitted by its
+ * kind's row, its completion queued on the work queue --- */
+
+static const struct sdoca_task_type job_type = {
+	.name = "rdma job",
+	.size = sizeof(struct rdma_task),
+	.invoke = sdoca_workq_job_done,
+};
+
+doca_error_t rdma_jobs_setup(struct doca_rdma *rdma, uint32_t depth)
+{
+	if (rdma->job_pool.objects && rdma->job_pool.capacity >= depth)
+		return DOCA_SUCCESS;
+	return sdoca_task_pool_setup(&rdma->ctx, &rdma->job_pool, &job_type, depth);
+}
+
+/* doca_workq_submit() checked the context and the work queue's room: what
+ * sdoca_task_alloc() would check. prepare() and the builders set the rest. */
+struct rdma_task *rdma_job_take(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                                union doca_data user_data)
+{
+	struct doca_task *task = sdoca_task_take(&rdma->ctx, &rdma->job_pool, user_data);
+	struct rdma_task *t;
+
+	if (!task)
+		return NULL;
+	t = to_task(task);
+	t->type = &types[kind];
+	t->result_len = 0;
+	t->result_opcode = DOCA_RDMA_OPCODE_RECV_SEND;
+	t->result_imm = 0;
+	t->result_conn = NULL;
+	return t;
+}
+
+doca_error_t rdma_job_post(struct rdma_task *t)
+{
+	doca_error_t status;
+
+	sdoca_task_submitting(&t->base);
+	status = t->type->base.submit(&t->base);
+	if (status != DOCA_SUCCESS) {
+		sdoca_task_not_submitted(&t->base);
+		sdoca_task_give_back(&t->base);
+	}
+	return status;
+}
+
+enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t)
+{
+	return (enum rdma_task_kind)(t->type - types);
+}
 
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)

@@ -166,6 +166,13 @@ static doca_error_t configure(ucp_config_t *config, const char *ifname, enum mod
 	    (status = modify(config, "UNIFIED_MODE", "n")) != DOCA_SUCCESS ||
 	    (status = modify(config, "ADDRESS_DEBUG_INFO", "n")) != DOCA_SUCCESS)
 		return status;
+	/* UCX's async thread (TCP connection events) and the application's
+	 * share a lock: a spinning waiter burns its CPU's time slice, a
+	 * connection set-up over TCP took 9x UCX's own, 1.3x with a mutex; the
+	 * data path does not take it (bench/RESULTS.md). The user's value wins. */
+	if (!getenv("UCX_USE_MT_MUTEX") &&
+	    (status = modify(config, "USE_MT_MUTEX", "y")) != DOCA_SUCCESS)
+		return status;
 	return modify(config, "WARN_UNUSED_ENV_VARS", "n");
 }
 

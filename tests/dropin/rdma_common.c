@@ -24,14 +24,13 @@
 #include <doca_rdma.h>
 
 #include "common.h"
+#include "files.h"
 #include "rdma_common.h"
 
 DOCA_LOG_REGISTER(DROPIN::RDMA_COMMON);
 
 #define PEER_WAIT_SECONDS 60         /* how long a program waits for its peer */
-#define FILE_POLL_NS (1000 * 1000)   /* how often it looks for the peer's files */
 #define PE_IDLE_SLEEP_NS (10 * 1000) /* a nap when the PE had nothing to do */
-#define DONE_SUFFIX ".done"
 #define DEFAULT_CM_PORT 13579
 #define CM_RETRY_MS 10          /* a client's next try while nobody listens yet */
 #define NEGOTIATION_TASKS 1     /* the memory descriptor's send or receive */
@@ -50,20 +49,6 @@ void set_default_params(struct rdma_params *params)
 	params->cm_port = DEFAULT_CM_PORT;
 	params->cm_addr_type = DOCA_RDMA_ADDR_TYPE_IPv4;
 	params->num_connections = 1;
-}
-
-/* Copies a string parameter into a field of `size` bytes, refusing one that
- * does not fit rather than cutting it. */
-static doca_error_t copy_param(char *field, size_t size, const char *value, const char *what)
-{
-	size_t len = strnlen(value, size);
-
-	if (len == size) {
-		DOCA_LOG_ERR("%s is longer than %zu characters", what, size - 1);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	memcpy(field, value, len + 1);
-	return DOCA_SUCCESS;
 }
 
 static doca_error_t device_callback(void *param, void *config)
@@ -253,8 +238,8 @@ doca_error_t register_connection_params(void)
 		  "File holding the peer's connection descriptor, waited for (not with -cm)",
 		  DOCA_ARGP_TYPE_STRING, remote_desc_path_callback, PARAM_OPTIONAL },
 		{ "m", "remote-resource-descriptor-path", "<path>",
-		  "File holding the responder's memory descriptor: the responder writes it, "
-		  "the requester waits for it (not with -cm)",
+		  "File holding the responder's memory or sync event descriptor: the responder "
+		  "writes it, the requester waits for it (not with -cm)",
 		  DOCA_ARGP_TYPE_STRING, remote_mmap_desc_path_callback, PARAM_OPTIONAL },
 		{ "g", "gid-index", "<GID index>", "GID index the RDMA context uses (optional)",
 		  DOCA_ARGP_TYPE_INT, gid_index_callback, PARAM_OPTIONAL },
@@ -525,94 +510,6 @@ doca_error_t destroy_buf_inventory(struct rdma_objects *objs)
 }
 
 /* --- descriptor files ------------------------------------------------------- */
-
-/* Writes `path` whole under a temporary name and renames it, so a peer that
- * polls for it never reads half a file. Like DOCA's samples, refuses to
- * overwrite a file a previous run left. */
-static doca_error_t write_descriptor_file(const char *path, const void *data, size_t len)
-{
-	char tmp[MAX_PARAM_LEN + 16];
-	FILE *file;
-	int ok;
-
-	if (access(path, F_OK) == 0) {
-		DOCA_LOG_ERR("%s exists already: remove it before running the program", path);
-		return DOCA_ERROR_IO_FAILED;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	file = fopen(tmp, "wb");
-	if (file == NULL) {
-		DOCA_LOG_ERR("Cannot create %s: %s", tmp, strerror(errno));
-		return DOCA_ERROR_IO_FAILED;
-	}
-	ok = fwrite(data, 1, len, file) == len;
-	ok = fclose(file) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		DOCA_LOG_ERR("Cannot write %s: %s", path, strerror(errno));
-		(void)remove(tmp);
-		return DOCA_ERROR_IO_FAILED;
-	}
-	return DOCA_SUCCESS;
-}
-
-/* Waits (bounded) until the peer has created `path`: where a user of DOCA's
- * samples copies the file and presses Enter. */
-static doca_error_t wait_for_file(const char *path)
-{
-	const struct timespec poll = { .tv_sec = 0, .tv_nsec = FILE_POLL_NS };
-	struct timespec start, now;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (access(path, F_OK) != 0) {
-		if (errno != ENOENT) {
-			DOCA_LOG_ERR("Cannot look for %s: %s", path, strerror(errno));
-			return DOCA_ERROR_IO_FAILED;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= PEER_WAIT_SECONDS) {
-			DOCA_LOG_ERR("The peer did not create %s within %d seconds", path,
-			             PEER_WAIT_SECONDS);
-			return DOCA_ERROR_TIME_OUT;
-		}
-		nanosleep(&poll, NULL);
-	}
-	return DOCA_SUCCESS;
-}
-
-/* Waits for `path`, then reads it whole into a malloc'd buffer. */
-static doca_error_t read_peer_file(const char *path, char **data, size_t *len)
-{
-	FILE *file;
-	long size;
-	doca_error_t result;
-
-	result = wait_for_file(path);
-	if (result != DOCA_SUCCESS)
-		return result;
-	file = fopen(path, "rb");
-	if (file == NULL) {
-		DOCA_LOG_ERR("Cannot open %s: %s", path, strerror(errno));
-		return DOCA_ERROR_IO_FAILED;
-	}
-	*data = NULL;
-	if (fseek(file, 0, SEEK_END) == 0 && (size = ftell(file)) > 0 &&
-	    fseek(file, 0, SEEK_SET) == 0 && (*data = malloc((size_t)size)) != NULL &&
-	    fread(*data, 1, (size_t)size, file) == (size_t)size) {
-		*len = (size_t)size;
-		fclose(file);
-		return DOCA_SUCCESS;
-	}
-	DOCA_LOG_ERR("Cannot read %s", path);
-	free(*data);
-	*data = NULL;
-	fclose(file);
-	return DOCA_ERROR_IO_FAILED;
-}
-
-static void done_path(const char *descriptor_path, char *path, size_t size)
-{
-	snprintf(path, size, "%s" DONE_SUFFIX, descriptor_path);
-}
 
 /* "<path>" for a program of one connection, "<path>-<index>" for a
  * multi-connection program (DOCA's naming). */
@@ -1064,21 +961,17 @@ doca_error_t config_rdma_cm_callbacks_and_negotiation(struct rdma_objects *objs,
 
 doca_error_t signal_peer_done(struct rdma_objects *objs)
 {
-	char path[MAX_PARAM_LEN + sizeof(DONE_SUFFIX)];
-
 	if (objs->params->use_rdma_cm) {
 		DOCA_LOG_INFO("Disconnecting: the responder takes it for the end");
 		mark_connection_down(objs, objs->connection);
 		return step(doca_rdma_connection_disconnect(objs->connection),
 		            "disconnect from the responder");
 	}
-	done_path(objs->params->local_desc_path, path, sizeof(path));
-	return write_descriptor_file(path, "done\n", 5);
+	return signal_done_file(objs->params->local_desc_path);
 }
 
 doca_error_t wait_peer_done(struct rdma_objects *objs, rdma_step then)
 {
-	char path[MAX_PARAM_LEN + sizeof(DONE_SUFFIX)];
 	doca_error_t result;
 
 	if (objs->params->use_rdma_cm) {
@@ -1088,9 +981,7 @@ doca_error_t wait_peer_done(struct rdma_objects *objs, rdma_step then)
 		objs->peer_done = then;
 		return DOCA_SUCCESS;
 	}
-	done_path(objs->params->remote_desc_path, path, sizeof(path));
-	DOCA_LOG_INFO("Waiting for the requester to finish (%s)", path);
-	result = wait_for_file(path);
+	result = wait_done_file(objs->params->remote_desc_path);
 	return result == DOCA_SUCCESS ? then(objs) : result;
 }
 

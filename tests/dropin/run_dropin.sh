@@ -4,14 +4,17 @@
 # tree and builds them against that prefix alone (pkg-config) three times:
 # meson + ninja with CC, CMake with CC, and meson with clang. For each build
 # and each transport (shared memory, TCP) it runs every pair and checks the
-# bytes that arrived and both exit codes; it checks -h and a refused flag.
-# The pairs connect out of band (descriptor files) and, for write, read and
-# send/receive, through RDMA-CM (-cm: the responder or receiver listens, the
-# requester or sender connects to 127.0.0.1, once to ::1); the
-# multi-connection pair makes 4 connections each way (RDMA-CM) or 3 (files)
-# and must see each connection's message once, on the right connection; and
-# as DOCA runs its multi-connection samples with RDMA-CM, a receiver serves
-# 3 sender processes of one connection each.
+# bytes that arrived (or the sync-event exchange) and both exit codes; it
+# checks -h and a refused flag. The pairs connect out of band (descriptor
+# files) and, for write, read and send/receive, through RDMA-CM (-cm: the
+# responder or receiver listens, the requester or sender connects to
+# 127.0.0.1, once to ::1); the multi-connection pair makes 4 connections
+# each way (RDMA-CM) or 3 (files) and must see each connection's message
+# once, on the right connection; and as DOCA runs its multi-connection
+# samples with RDMA-CM, a receiver serves 3 sender processes of one
+# connection each. The DOCA 2.2 programs of v22/ build with meson through
+# the prefix's pkgconfig/doca-2.2 and run as pairs, with each other and
+# with 3.x ones.
 # Then the stress case, on the meson build: rdma_receive (which stops its
 # context in the completion callback and exits at once) against rdma_send
 # kept busy for a few milliseconds after its submit, STRESS_RUNS times per
@@ -65,10 +68,12 @@ esac
 # The programs as a user has them: a directory of their own.
 mkdir "$work/src"
 cp "$src"/*.c "$src"/*.h "$src/meson.build" "$src/CMakeLists.txt" "$work/src/"
+cp -r "$src/v22" "$work/src/"
 
 programs=(rdma_write_requester rdma_write_responder rdma_read_requester rdma_read_responder
 	rdma_send rdma_receive rdma_send_immediate rdma_receive_immediate
 	rdma_write_immediate_requester rdma_write_immediate_responder
+	rdma_sync_event_requester rdma_sync_event_responder
 	rdma_multi_conn_send rdma_multi_conn_receive)
 MULTI_CM=4  # connections of the RDMA-CM multi-connection pair
 MULTI_OOB=3 # and of the out-of-band one
@@ -331,6 +336,16 @@ for tool in "${builds[@]}"; do
 			"Requester has written with immediate 0xabcd: \"written with immediate $text\"" \
 			"RDMA write with immediate task was done successfully"
 
+		# Remote sync event: the responder blocks in wait_gt in its RUNNING
+		# callback; the requester sets the event, gets it until the
+		# responder's answer, and notifies completion.
+		resp_cmd=("$bin/doca_rdma_sync_event_responder" -d sdoca_lo -ld "$d/se-resp.desc"
+			-re "$d/se-req.desc" -m "$d/se-event.desc")
+		req_cmd=("$bin/doca_rdma_sync_event_requester" -d sdoca_lo -ld "$d/se-req.desc"
+			-re "$d/se-resp.desc" -m "$d/se-event.desc")
+		check_pair sync_event "The requester notified completion" \
+			"Remote sync event get read the responder's answer: 2"
+
 		# RDMA-CM: the responder listens, the requester connects; the
 		# responder sends its memory descriptor over the connection and
 		# takes the requester's disconnection for its end.
@@ -393,6 +408,77 @@ for tool in "${builds[@]}"; do
 	done
 done
 
+# --- DOCA 2.2 programs (v22/) ------------------------------------------------
+# Laid out like DOCA 2.2's RDMA samples, asking for one module, "doca", which
+# the doca-2.2 directory gives with DOCA 2.2's API. Run as pairs, and paired
+# with the 3.x programs (the meson build): the generations talk to each other.
+echo "== DOCA 2.2 programs: meson + ninja ($cc) via pkgconfig/doca-2.2"
+PKG_CONFIG_PATH="$libdir/pkgconfig/doca-2.2" setup_build v22 "$cc" "$flags" \
+	meson setup "$work/v22" "$work/src/v22"
+compile v22
+v22="$work/v22"
+x3="$work/meson"
+"$v22/doca_rdma_write_requester" -h >"$work/v22-help.log" 2>&1 || fail "v22: -h failed" "$work/v22-help.log"
+for text in "-d, --device" "-ld, --local-descriptor-path" "-re, --remote-descriptor-path" \
+	"-m, --mmap-descriptor-path" "-s, --send-string" "-r, --read-string" \
+	"-w, --write-string" "-g, --gid-index"; do
+	expect "$work/v22-help.log" "$text" || fail "v22: -h lacks \"$text\"" "$work/v22-help.log"
+done
+# pair RESPONDER REQUESTER NAME [mmap]: resp_cmd and req_cmd with the
+# descriptor files of pair NAME (the programs' own flags are appended).
+pair() {
+	local m=()
+	[ "${4:-}" = mmap ] && m=(-m "$d/$3-mmap.desc")
+	resp_cmd=("$1" -d sdoca_lo -ld "$d/$3-resp.desc" -re "$d/$3-req.desc" "${m[@]}")
+	req_cmd=("$2" -d sdoca_lo -ld "$d/$3-req.desc" -re "$d/$3-resp.desc" "${m[@]}")
+}
+for transport in shm tcp; do
+	export SOFTDOCA_TRANSPORT=$transport
+	run="v22/$transport"
+	d="$work/run-v22-$transport"
+	mkdir "$d"
+	text="by a DOCA 2.2 program over $transport, pid $$"
+	w22="RDMA write job was done successfully"
+	w3="RDMA write task was done successfully"
+	i22="RDMA send with immediate job was done successfully"
+	i3="RDMA send with immediate task was done successfully"
+	got="Message received with immediate 0xabcd"
+
+	pair "$v22/doca_rdma_write_responder" "$v22/doca_rdma_write_requester" w mmap
+	req_cmd+=(-w "written $text" -g 0)
+	check_pair write "Requester has written: \"written $text\"" "$w22"
+
+	pair "$v22/doca_rdma_read_responder" "$v22/doca_rdma_read_requester" r mmap
+	resp_cmd+=(-r "offered $text")
+	check_pair read "Requester has read" "Read from the responder: \"offered $text\""
+
+	pair "$v22/doca_rdma_receive" "$v22/doca_rdma_send" s
+	req_cmd+=(-s "sent $text")
+	check_pair send "\"sent $text\"" "RDMA send job was done successfully"
+
+	pair "$v22/doca_rdma_receive_immediate" "$v22/doca_rdma_send_immediate" i
+	req_cmd+=(-s "sent with immediate $text")
+	check_pair send_immediate "$got: \"sent with immediate $text\"" "$i22"
+
+	# 2.2 <-> 3.x: a write and sends with immediate, each way.
+	run="v22-3x/$transport"
+	pair "$x3/doca_rdma_write_responder" "$v22/doca_rdma_write_requester" xw mmap
+	req_cmd+=(-w "2.2 to 3.x $text")
+	check_pair write "Requester has written: \"2.2 to 3.x $text\"" "$w22"
+
+	pair "$v22/doca_rdma_write_responder" "$x3/doca_rdma_write_requester" yw mmap
+	req_cmd+=(-w "3.x to 2.2 $text")
+	check_pair write_to_v22 "Requester has written: \"3.x to 2.2 $text\"" "$w3"
+
+	pair "$x3/doca_rdma_receive_immediate" "$v22/doca_rdma_send_immediate" xi
+	req_cmd+=(-s "2.2 to 3.x $text")
+	check_pair send_immediate "$got: \"2.2 to 3.x $text\"" "$i22"
+
+	pair "$v22/doca_rdma_receive_immediate" "$x3/doca_rdma_send_immediate" yi
+	req_cmd+=(-s "3.x to 2.2 $text")
+	check_pair send_immediate_to_v22 "$got: \"3.x to 2.2 $text\"" "$i3"
+done
+
 # --- stress: the receiver is gone before the sender progresses --------------
 bin="$work/meson"
 for transport in shm tcp; do
@@ -422,5 +508,5 @@ for transport in shm tcp; do
 	[ "$failures" -eq 0 ] || failed=1
 done
 
-[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; shm and tcp; files and RDMA-CM; stress): OK"
+[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; DOCA 2.2 and with 3.x; shm and tcp; files and RDMA-CM; stress): OK"
 exit "$failed"

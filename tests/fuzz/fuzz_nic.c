@@ -8,7 +8,9 @@
  * [header][payload], handed to the target's worker as if its peer had sent
  * them. Flag 1 writes the target QP's wire id and token into the header
  * (without them a message is for nobody); flag 2 writes the target mmap's
- * key and an address inside it into an RDMA request; flag 4 has payloads
+ * key and an address inside it into an RDMA request; flag 8 writes the key
+ * and value address of the target's sync event instead (its get, set and
+ * add requests); flag 4 has payloads
  * travel by rendezvous until the next message (landing a progress later,
  * with the landings, ACK and NAK ordering that brings). A fresh pair of
  * connected contexts per input. The target exports only the first half of
@@ -24,10 +26,12 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 #include <doca_rdma.h>
+#include <doca_sync_event.h>
 
 #include "core/bytes.h"
 #include "core/mmap.h"
 #include "core/keys.h"
+#include "core/sync_event.h"
 #include "nic/nic.h"
 #include "rdma/rdma.h"
 #include "unit/fake_transport.h"
@@ -120,7 +124,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* Puts the target's QP (and, for an RDMA request, its key and an address in
  * the exported range) into a header the fuzzer wrote. */
 static void aim(uint8_t *hdr, size_t len, uint8_t flags, const struct nic_qp *qp,
-                const struct sdoca_key *key)
+                const struct sdoca_key *key, const struct doca_sync_event *ev)
 {
 	if ((flags & 1) && len >= NIC_WIRE_COMMON) {
 		sdoca_put_le32(hdr + 4, qp->wire_id);
@@ -134,12 +138,18 @@ static void aim(uint8_t *hdr, size_t len, uint8_t flags, const struct nic_qp *qp
 		sdoca_put_le64(hdr + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE,
 		               (uint64_t)(uintptr_t)target_mem + at);
 	}
+	if ((flags & 8) && len >= NIC_WIRE_RDMA_EXT) {
+		sdoca_key_encode(&ev->key, hdr + NIC_WIRE_COMMON);
+		sdoca_put_le64(hdr + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE,
+		               (uint64_t)(uintptr_t)ev->value);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct side a = { 0 }, b = { 0 };
 	struct doca_mmap *mmap;
+	struct doca_sync_event *ev;
 	unsigned int worker_b;
 	uint8_t hdr[256];
 
@@ -155,6 +165,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ok(doca_mmap_set_permissions(mmap, ACCESS));
 	ok(doca_mmap_add_dev(mmap, dev));
 	ok(doca_mmap_start(mmap));
+	ok(doca_sync_event_create(&ev));
+	ok(doca_sync_event_add_publisher_location_remote_net(ev));
+	ok(doca_sync_event_start(ev));
 	progress(&a, &b, 10);
 	for (int k = 0; k < MAX_MESSAGES && size >= 4; k++) {
 		uint8_t flags = data[0];
@@ -173,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size - hdr_len)
 			len = size - hdr_len;
 		memcpy(hdr, data, hdr_len);
-		aim(hdr, hdr_len, flags, b.conn->qp, &mmap->key);
+		aim(hdr, hdr_len, flags, b.conn->qp, &mmap->key, ev);
 		fake_xport_rndv_from((flags & 4) ? 1 : 0);
 		if (!fake_xport_inject(worker_b, hdr, hdr_len, data + hdr_len, len))
 			abort();
@@ -185,6 +198,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fake_xport_rndv_from(0);
 	stop_and_destroy(&a, &b);
 	ok(doca_mmap_destroy(mmap));
+	ok(doca_sync_event_destroy(ev));
 	for (size_t i = EXPORTED; i < sizeof(target_mem); i++)
 		if (target_mem[i] != GUARD)
 			abort(); /* a message wrote outside the exported range */

@@ -4,8 +4,9 @@
 #    in a "Not supported" table, and every function such a table names (globs
 #    allowed) is declared and, when it returns a doca_error_t, implemented as
 #    NOT_SUPPORTED (getters of objects that cannot exist return other types);
-#  - a function that refuses some of its inputs with NOT_SUPPORTED ("partial")
-#    is named somewhere in the document;
+#  - a function that refuses some of its inputs with NOT_SUPPORTED, or whose
+#    form in one API generation is not supported ("partial"), is named
+#    somewhere in the document;
 #  - the generated function index at the end of the document (every public
 #    function, the DOCA generations that declare it, its status) is current.
 #
@@ -130,8 +131,12 @@ def main():
         if not found:
             errors.append(f"{name}: declared, but no definition found in src/")
             continue
-        code = "not supported" if "not supported" in found else (
-            "partial" if "partial" in found else "supported")
+        # A name whose generations have different forms (distinct symbols),
+        # only some of them unsupported and not listed as such, is partial:
+        # the document says which.
+        mixed = len(set(found)) > 1 and not listed
+        code = "partial" if "partial" in found or mixed else (
+            "not supported" if "not supported" in found else "supported")
         if code == "not supported" and not listed:
             errors.append(f"{name}: NOT_SUPPORTED in the code, missing from a 'Not supported' table")
         if listed and returns_error and code == "supported":

@@ -2,8 +2,8 @@
 # Installs softdoca into a temporary prefix, checks that the tree is laid out
 # as DOCA's (/opt/mellanox/doca), moves it, and builds DOCA programs against
 # the moved tree with pkg-config only: a DOCA Core program, shared and
-# static; a DOCA 2.5 program whose API generation comes from the module it
-# names (no -D on the command line). Runs what it builds.
+# static; a DOCA 2.5 and a DOCA 2.2 program whose API generation comes from
+# the module they name (no -D on the command line). Runs what it builds.
 # usage: install_pkgconfig.sh <build dir> <source dir>
 #
 # CC and SDOCA_PROGRAM_FLAGS (set by CMake) build the programs like the
@@ -145,4 +145,38 @@ grep -q "too few arguments" "$work/v25_3x.log" ||
 build_v25 "$work/v25_modules" "$gen25" doca-common doca-rdma ||
 	{ cat "$work/v25_modules.log"; fail "2.5 program via doca-2.5/doca-common doca-rdma"; }
 run_v25 "$work/v25_modules"
-echo "install layout + pkg-config (2.5 via doca, via doca-2.5/; 3.x refuses it): OK"
+
+# lib/<multiarch>/pkgconfig/doca-2.2: every module gives DOCA 2.2's API (work
+# queues and jobs); a 2.2 program does not compile with another generation's.
+gen22=$libdir/pkgconfig/doca-2.2
+for module in doca-common doca-rdma doca-dpa doca-argp doca; do
+	test -f "$gen22/$module.pc" || fail "$module.pc not in $gen22"
+	case " $(PKG_CONFIG_PATH=$gen22 pkg-config --cflags "$module") " in
+	*" -DSOFTDOCA_API_VERSION=202 "*) ;;
+	*) fail "doca-2.2/$module.pc: its Cflags do not select API 202" ;;
+	esac
+done
+test "$(PKG_CONFIG_PATH=$gen22 pkg-config --modversion doca)" = 2.2.0080 ||
+	fail "doca-2.2/doca.pc is not version 2.2.0080"
+# build_v22 OUTPUT PKGCONFIGDIR MODULE... - as build_v25, for the 2.2 program.
+build_v22() {
+	out=$1
+	dir=$2
+	shift 2
+	# shellcheck disable=SC2046,SC2086
+	$cc $flags -Wall -Wextra -Werror "$src/tests/integration/install/program_v22.c" \
+		-o "$out" $(PKG_CONFIG_PATH=$dir pkg-config --cflags --libs "$@") >"$out.log" 2>&1
+}
+build_v22 "$work/v22_doca" "$gen22" doca || { cat "$work/v22_doca.log"; fail "2.2 program via doca-2.2/doca"; }
+if ! LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$work/v22_doca" >"$work/v22.run.log" 2>&1 ||
+	! grep -q "^DOCA 2\.2\..* program: OK" "$work/v22.run.log"; then
+	cat "$work/v22.run.log"
+	fail "the 2.2 program did not behave as a DOCA 2.2 program"
+fi
+if build_v22 "$work/v22_25" "$libdir/pkgconfig" doca; then
+	fail "the 2.2 program compiled via doca (2.5)"
+fi
+if build_v22 "$work/v22_3x" "$libdir/pkgconfig" doca-common doca-rdma; then
+	fail "the 2.2 program compiled via the 3.x modules"
+fi
+echo "install layout + pkg-config (2.5 via doca, via doca-2.5/; 2.2 via doca-2.2/; 3.x refuses both): OK"

@@ -22,28 +22,15 @@
 #include <doca_pe.h>
 #include <doca_rdma.h>
 
-#define PEER_MAX_CONNS 2
+#include "peer_oob.h"
 
-/* Fails the process with a message (tests report through the exit code). */
-#define FAIL(...)                                                    \
-	do {                                                         \
-		fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__);                        \
-		fprintf(stderr, "\n");                               \
-		exit(1);                                             \
-	} while (0)
+#define PEER_MAX_CONNS 8
 
 #define CHECK(call)                                                                 \
 	do {                                                                        \
 		doca_error_t check_ = (call);                                       \
 		if (check_ != DOCA_SUCCESS)                                         \
 			FAIL("%s returned %s", #call, doca_error_get_name(check_)); \
-	} while (0)
-
-#define EXPECT(cond, ...)                  \
-	do {                               \
-		if (!(cond))               \
-			FAIL(__VA_ARGS__); \
 	} while (0)
 
 /* What a task's callback saw. */
@@ -79,21 +66,20 @@ struct peer {
 	uint8_t rnr_retry;
 	uint16_t max_conns;
 	uint32_t num_tasks;
-	int rounds; /* --rounds N: repetitions, for scenarios that repeat */
+	int rounds;       /* --rounds N: repetitions, for scenarios that repeat */
+	const char *host; /* a client's --host */
+	/* connections through a listener (peer_cm.c) */
+	bool cm;
+	struct doca_rdma_connection *cm_conns[PEER_MAX_CONNS]; /* a server's, by arrival */
+	int num_cm;
+	int cm_established, cm_failed, cm_disconnected;
+	uint64_t cm_last_down; /* user data of the last connection that went down */
 };
 
-/* --- out-of-band channel (peer_oob.c) --- */
+/* --- out-of-band channel (peer_oob.c; peer_oob.h has the rest) --- */
 void oob_listen(struct peer *p, const char *port_file);
 void oob_connect(struct peer *p, const char *host, int port);
 void oob_accept(struct peer *p);
-void oob_send(int fd, const void *data, size_t len);
-/* Receives one message (malloc'ed); fails the process after timeout_ms. */
-void *oob_recv(int fd, size_t *len, int timeout_ms);
-void oob_send_str(int fd, const char *text);
-/* Expects exactly this text next. */
-void oob_expect(int fd, const char *text, int timeout_ms);
-/* True when a message is waiting (does not read it). */
-bool oob_ready(int fd);
 
 /* --- DOCA set-up (peer_setup.c) --- */
 void peer_open(struct peer *p, const char *iface);
@@ -114,7 +100,6 @@ void peer_close(struct peer *p);
 struct doca_buf *peer_buf(struct peer *p, struct doca_mmap *mmap, void *addr, size_t len,
                           size_t data_len);
 union doca_data result_data(struct result *r);
-uint64_t now_ms(void);
 
 void pattern_fill(void *buf, size_t len, uint32_t seed);
 /* Index of the first byte that differs from the pattern, or -1. */
@@ -174,6 +159,10 @@ struct scenario {
 extern const struct scenario scenarios[];
 extern const struct scenario failure_scenarios[];
 extern const struct scenario arrival_scenarios[];
+extern const struct scenario cm_scenarios[];
+/* Sets the connection callbacks of peer_cm.c (before the context starts). */
+void peer_cm_callbacks(struct peer *p);
+extern const struct scenario sync_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

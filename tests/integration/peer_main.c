@@ -19,7 +19,13 @@ static const struct scenario *find(const char *name)
 	for (const struct scenario *s = scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
+	for (const struct scenario *s = cm_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
 	for (const struct scenario *s = arrival_scenarios; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	for (const struct scenario *s = sync_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0)
 			return s;
 	for (const struct scenario *s = failure_scenarios; s->name; s++)
@@ -32,38 +38,26 @@ static const struct scenario *find(const char *name)
 
 int main(int argc, char **argv)
 {
-	const char *iface = "lo", *port_file = NULL, *host = "127.0.0.1";
 	const struct scenario *scenario;
 	struct peer p = { 0 };
-	int port = 0;
+	struct peer_args a;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc < 3 || !(scenario = find(argv[1]))) {
-		fprintf(stderr, "usage: %s <scenario> server|client [options]\n", argv[0]);
-		return 2;
-	}
-	p.server = strcmp(argv[2], "server") == 0;
-	for (int i = 3; i + 1 < argc; i += 2) {
-		if (strcmp(argv[i], "--iface") == 0)
-			iface = argv[i + 1];
-		else if (strcmp(argv[i], "--port-file") == 0)
-			port_file = argv[i + 1];
-		else if (strcmp(argv[i], "--host") == 0)
-			host = argv[i + 1];
-		else if (strcmp(argv[i], "--port") == 0)
-			port = atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--rounds") == 0)
-			p.rounds = atoi(argv[i + 1]);
-	}
+	peer_args_parse(argc, argv, &a);
+	if (!(scenario = find(a.scenario)))
+		peer_usage(argv[0]);
+	p.server = a.server;
+	p.rounds = a.rounds;
 	doca_log_backend_create_standard();
-	peer_open(&p, iface);
+	peer_open(&p, a.iface);
 	if (p.server) {
-		EXPECT(port_file, "a server needs --port-file");
-		oob_listen(&p, port_file);
+		EXPECT(a.port_file, "a server needs --port-file");
+		oob_listen(&p, a.port_file);
 		scenario->server(&p);
 	} else {
-		EXPECT(port > 0, "a client needs --port");
-		oob_connect(&p, host, port);
+		EXPECT(a.port > 0, "a client needs --port");
+		p.host = a.host;
+		oob_connect(&p, a.host, a.port);
 		scenario->client(&p);
 	}
 	peer_close(&p);

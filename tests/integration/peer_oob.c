@@ -1,6 +1,7 @@
 /*
  * softdoca integration tests: the out-of-band channel between two peers,
- * length-prefixed messages over TCP (it crosses network namespaces too).
+ * length-prefixed messages over TCP (it crosses network namespaces too),
+ * for the peer programs of every DOCA generation (peer_oob.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "peer.h"
@@ -100,43 +102,49 @@ bool oob_ready(int fd)
 	return poll(&pfd, 1, 0) == 1;
 }
 
-/* Listens on an ephemeral port and writes it to port_file, which the test
- * driver reads (a FIFO: the driver waits on it, no polling). */
-void oob_listen(struct peer *p, const char *port_file)
+uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The port goes to a FIFO: the test driver waits on it, no polling. */
+int oob_listen_fd(const char *port_file)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
 	socklen_t alen = sizeof(addr);
 	FILE *f;
-	int one = 1;
+	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-	p->listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	setsockopt(p->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(p->listen_fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
-	    listen(p->listen_fd, 4) != 0 ||
-	    getsockname(p->listen_fd, (struct sockaddr *)&addr, &alen) != 0)
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 || listen(fd, 4) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&addr, &alen) != 0)
 		FAIL("out-of-band listen failed: %s", strerror(errno));
 	f = fopen(port_file, "w");
 	if (!f)
 		FAIL("cannot write %s: %s", port_file, strerror(errno));
 	fprintf(f, "%d\n", ntohs(addr.sin_port));
 	fclose(f);
+	return fd;
 }
 
-void oob_accept(struct peer *p)
+int oob_accept_fd(int listen_fd)
 {
-	struct pollfd pfd = { .fd = p->listen_fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = listen_fd, .events = POLLIN };
 	int fd, one = 1;
 
 	if (poll(&pfd, 1, CONNECT_TIMEOUT_MS) != 1)
 		FAIL("no peer connected within %d ms", CONNECT_TIMEOUT_MS);
-	fd = accept4(p->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
 	if (fd < 0)
 		FAIL("accept failed: %s", strerror(errno));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	p->oob[p->num_peers++] = fd;
+	return fd;
 }
 
-void oob_connect(struct peer *p, const char *host, int port)
+int oob_connect_fd(const char *host, int port)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
@@ -146,5 +154,47 @@ void oob_connect(struct peer *p, const char *host, int port)
 	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0)
 		FAIL("cannot connect to %s:%d: %s", host, port, strerror(errno));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	p->oob[p->num_peers++] = fd;
+	return fd;
+}
+
+void peer_usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s <scenario> server|client [options]\n", prog);
+	exit(2);
+}
+
+void peer_args_parse(int argc, char **argv, struct peer_args *a)
+{
+	*a = (struct peer_args){ .iface = "lo", .host = "127.0.0.1" };
+	if (argc < 3)
+		peer_usage(argv[0]);
+	a->scenario = argv[1];
+	a->server = strcmp(argv[2], "server") == 0;
+	for (int i = 3; i + 1 < argc; i += 2) {
+		if (strcmp(argv[i], "--iface") == 0)
+			a->iface = argv[i + 1];
+		else if (strcmp(argv[i], "--port-file") == 0)
+			a->port_file = argv[i + 1];
+		else if (strcmp(argv[i], "--host") == 0)
+			a->host = argv[i + 1];
+		else if (strcmp(argv[i], "--port") == 0)
+			a->port = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--rounds") == 0)
+			a->rounds = atoi(argv[i + 1]);
+	}
+}
+
+void oob_listen(struct peer *p, const char *port_file)
+{
+	p->listen_fd = oob_listen_fd(port_file);
+}
+
+void oob_accept(struct peer *p)
+{
+	p->oob[p->num_peers++] = oob_accept_fd(p->listen_fd);
+}
+
+void oob_connect(struct peer *p, const char *host, int port)
+{
+	p->oob[p->num_peers++] = oob_connect_fd(host, port);
 }

@@ -12,14 +12,6 @@
 
 #define TASKS_PER_TYPE 256
 
-uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 void pattern_fill(void *buf, size_t len, uint32_t seed)
 {
 	uint8_t *p = buf;
@@ -77,6 +69,9 @@ CALLBACK(write)
 CALLBACK(write_imm)
 CALLBACK(atomic_cmp_swp)
 CALLBACK(atomic_fetch_add)
+CALLBACK(remote_net_sync_event_get)
+CALLBACK(remote_net_sync_event_notify_set)
+CALLBACK(remote_net_sync_event_notify_add)
 
 void peer_open(struct peer *p, const char *iface)
 {
@@ -129,6 +124,16 @@ void peer_create_rdma(struct peer *p)
 	                                             n));
 	CHECK(doca_rdma_task_atomic_fetch_add_set_conf(p->rdma, cb_atomic_fetch_add,
 	                                               cb_atomic_fetch_add, n));
+	if (p->cm)
+		peer_cm_callbacks(p);
+	CHECK(doca_rdma_task_remote_net_sync_event_get_set_conf(
+	        p->rdma, cb_remote_net_sync_event_get, cb_remote_net_sync_event_get, n));
+	CHECK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(
+	        p->rdma, cb_remote_net_sync_event_notify_set, cb_remote_net_sync_event_notify_set,
+	        n));
+	CHECK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(
+	        p->rdma, cb_remote_net_sync_event_notify_add, cb_remote_net_sync_event_notify_add,
+	        n));
 	CHECK(doca_ctx_set_user_data(doca_rdma_as_ctx(p->rdma), ud));
 	CHECK(doca_pe_connect_ctx(p->pe, doca_rdma_as_ctx(p->rdma)));
 }

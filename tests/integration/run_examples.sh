@@ -66,4 +66,14 @@ pair cmp_swp rdma_atomic_responder "-v 100" rdma_atomic_cmp_swp "-c 100 -v 42" \
 	"counter is now 42" "the counter held 100 before (swapped)"
 pair cmp_swp_miss rdma_atomic_responder "-v 7" rdma_atomic_cmp_swp "-c 100 -v 42" \
 	"counter is now 7" "the counter held 7 before (not swapped)"
+# DOCA 2.2 programs (the programming guide's snippets), with each other and
+# with DOCA 3.x programs.
+pair v22_write rdma_write_responder "" rdma_v22_write_requester "-t written-by-2.2" \
+	'memory now holds: "written-by-2.2"' "write job of 15 bytes: DOCA_SUCCESS, result DOCA_SUCCESS"
+pair v22_send_imm rdma_v22_receive "" rdma_v22_send_imm "-t hello-2.2 -v 0xdeadbeef" \
+	'received 10 bytes: "hello-2.2";;with immediate 0xdeadbeef' "send with immediate 0xdeadbeef of 10 bytes: DOCA_SUCCESS, result DOCA_SUCCESS"
+pair v22_to_3x rdma_receive "" rdma_v22_send_imm "-t from-2.2 -v 0x1234" \
+	'received 9 bytes: "from-2.2";;with immediate 0x1234' "send with immediate 0x1234 of 9 bytes: DOCA_SUCCESS"
+pair 3x_to_v22 rdma_v22_receive "" rdma_send_imm "-t from-3.x -v 0x4321" \
+	'received 9 bytes: "from-3.x";;with immediate 0x4321' "send with immediate 0x4321 of 9 bytes: DOCA_SUCCESS"
 exit $failed

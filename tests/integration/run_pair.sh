@@ -5,6 +5,7 @@
 #
 #   run_pair.sh PEER SCENARIO TRANSPORT [--clients N] [--netns]
 #               [--server-exit CODE] [--client-exit CODE] [--stopped-server]
+#               [--one-client-exit CODE]   (one client exits with CODE, the rest 0)
 #
 # The server writes its out-of-band port into a FIFO that this script reads
 # (no polling). Every process runs under `timeout`, so a hang fails the test.
@@ -12,7 +13,7 @@ set -u
 
 peer=$1 scenario=$2 transport=$3
 shift 3
-clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0
+clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0 one_exit=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--clients) clients=$2; shift 2 ;;
@@ -20,6 +21,7 @@ while [ $# -gt 0 ]; do
 	--server-exit) server_exit=$2; shift 2 ;;
 	--client-exit) client_exit=$2; shift 2 ;;
 	--stopped-server) stopped_server=1; server_exit=137; shift ;;
+	--one-client-exit) one_exit=$2; shift 2 ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 done
@@ -81,16 +83,22 @@ for i in $(seq 1 "$clients"); do
 	client_pids+=($!)
 done
 
-status=0
+status=0 odd=0
 for i in $(seq 1 "$clients"); do
 	wait "${client_pids[$((i - 1))]}"
 	code=$?
 	client_pids[$((i - 1))]=
-	if [ "$code" != "$client_exit" ]; then
+	if [ -n "$one_exit" ] && [ "$code" = "$one_exit" ]; then
+		odd=$((odd + 1))
+	elif [ "$code" != "$client_exit" ]; then
 		echo "FAIL: client $i exited with $code, expected $client_exit"
 		status=1
 	fi
 done
+if [ -n "$one_exit" ] && [ "$odd" != 1 ]; then
+	echo "FAIL: $odd clients exited with $one_exit, expected one"
+	status=1
+fi
 if [ "$stopped_server" = 1 ]; then
 	# The server stopped itself (SIGSTOP) and stays so: end it.
 	pkill -9 -P "$server_pid" 2>/dev/null

@@ -30,10 +30,13 @@ server_port() {
 	done
 }
 
-# run_case TEST MODE [client args...]   (SERVER_ARGS: the server's own options)
+# run_case TEST MODE [client args...]   (SERVER_ARGS: the server's own options;
+# UNCHECKED=1: without --check, the way the benchmarks run; HOST: the address
+# the client is given, 127.0.0.1 by default)
 run_case() {
-	local test=$1 mode=$2 p
+	local test=$1 mode=$2 p check=--check host=${HOST:-127.0.0.1}
 	shift 2
+	[ -n "${UNCHECKED:-}" ] && check=""
 	# Emptied first, here: else server_port may read the last case's port
 	# before the new server's redirection truncates the file.
 	: >"$dir/server.log"
@@ -46,7 +49,7 @@ run_case() {
 	p=$(server_port "$dir/server.log" "$server")
 	if [ -n "$p" ]; then
 		timeout -s KILL "$LIMIT" "$perf" -t "$test" "$mode" -p "$p" --transport "$transport" \
-			--check --json "$dir/out.json" "$@" 127.0.0.1 >"$dir/client.log" 2>&1
+			${check:+"$check"} --json "$dir/out.json" "$@" "$host" >"$dir/client.log" 2>&1
 		rc=$?
 	else
 		kill -9 "$server" 2>/dev/null # never said where it listens
@@ -63,10 +66,27 @@ run_case() {
 	[ "$mode" = --bw ] && header='#bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]' ||
 		header='#bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]'
 	grep -qF -- "$header" "$dir/client.log" || fail "$test $mode: no perftest header"
-	grep -q "Data check: [1-9][0-9]* verified, 0 wrong" "$dir/client.log" ||
+	[ -z "$check" ] || grep -q "Data check: [1-9][0-9]* verified, 0 wrong" "$dir/client.log" ||
 		fail "$test $mode: data not verified"
 	grep -q '"results"' "$dir/out.json" || fail "$test $mode: no JSON written"
-	[ $failed = 0 ] && echo "ok: $test $mode $* ${SERVER_ARGS:-}"
+	case " $* " in
+	*" --cm "*)
+		# Set up through the listener, N connections, and its time said.
+		local conns
+		conns=$(echo "$*" | sed -n 's/.*--conns \([0-9]*\).*/\1/p')
+		grep -q "Data ex. method: rdma_cm" "$dir/client.log" || fail "$test $mode: not rdma_cm"
+		grep -Eq "Set-up time    : [0-9]+\.[0-9]{3} ms, ${conns:-1} connections? through the listener on port [1-9]" \
+			"$dir/client.log" || fail "$test $mode: no set-up time"
+		grep -q "listening for ${conns:-1} connections\? (RDMA-CM) on port" "$dir/server.log" ||
+			fail "$test $mode: the server did not listen"
+		grep -q '"setup": "rdma_cm"' "$dir/out.json" || fail "$test $mode: JSON without rdma_cm"
+		;;
+	*)
+		grep -q "Set-up time    : .* by blobs over the TCP socket" "$dir/client.log" ||
+			fail "$test $mode: no set-up time"
+		;;
+	esac
+	[ $failed = 0 ] && echo "ok: $test $mode $* ${SERVER_ARGS:-} ${HOST:-}"
 }
 
 for test in write write_imm read send send_imm atomic_fa atomic_cs; do
@@ -91,11 +111,44 @@ for c in "read --lat" "read --bw" "write --bw" "atomic_fa --lat" "atomic_cs --bw
 	# shellcheck disable=SC2086
 	SERVER_ARGS=--passive run_case $c -n 300
 done
+# Remote sync events: a waiter blocked in wait_gt woken by notify-sets (back
+# to back, and with gaps that let it and the service thread sleep), beside
+# writes and fetch-adds to the blocked server; notify-set and notify-add
+# rates beside fetch-adds. --check: every wake-up came, the sums are exact.
+run_case sync_set --lat -n 300
+run_case sync_set --lat -n 50 --gap-us 200
+run_case sync_add --bw -n 300 -q 16
+run_case sync_set --bw -n 300
 # Several connections: operations spread over them in turn.
 run_case write --bw -n 300 --conns 4
 run_case read --bw -n 300 --conns 3
 run_case send --bw -n 300 --conns 2
 run_case send --bw -n 20 -a -q 4
+# Through DOCA 2.2's work queue and jobs (--api 202 runs softdoca-perf-v202):
+# both sides, a 3.x server with a 2.2 client and the other way, a passive
+# 2.2 target.
+for test in write write_imm read send send_imm atomic_fa atomic_cs; do
+	SERVER_ARGS="--api 202" run_case "$test" --bw -n 300 --api 202
+	SERVER_ARGS="--api 202" run_case "$test" --lat -n 300 --api 202
+done
+run_case send_imm --bw -n 300 --api 202
+SERVER_ARGS="--api 202" run_case write --lat -n 300
+SERVER_ARGS="--api 202 --passive" run_case read --bw -n 300 --api 202
+# Connections through the server's listener (RDMA-CM), not blobs over the
+# TCP socket: every operation, its data checked, one and several connections.
+for test in write write_imm read send send_imm atomic_fa atomic_cs; do
+	run_case "$test" --bw -n 300 --cm
+done
+run_case write --lat -n 300 --cm
+run_case write --bw -n 300 --cm --conns 4
+run_case send --bw -n 300 --cm --conns 4
+# The client connects to the address it was given: IPv6 too, where the host has it.
+if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
+	HOST=::1 run_case send --bw -n 300 --cm --conns 2
+fi
+# As the benchmarks run: no --check, one buffer shared by the writes in
+# flight (the server once checked its pattern anyway and failed the run).
+UNCHECKED=1 run_case write --bw -n 300 -s 8
 
 # Bad input: a clear message and a non-zero exit, never a hang.
 expect_exit() {
@@ -114,17 +167,35 @@ expect_exit 2 "unknown option" "$perf" --bogus
 expect_exit 2 "size over 2 GiB" "$perf" -s 3G 127.0.0.1
 expect_exit 2 "atomics not 8 bytes" "$perf" -t atomic_fa -s 16 127.0.0.1
 expect_exit 2 "unknown test" "$perf" -t scatter 127.0.0.1
+expect_exit 2 "sync_add latency" "$perf" -t sync_add --lat 127.0.0.1
 expect_exit 2 "zero connections" "$perf" --conns 0 127.0.0.1
 expect_exit 2 "connections beyond the depth" "$perf" -q 2 --conns 4 127.0.0.1
+expect_exit 2 "an unknown API" "$perf" --api 205 127.0.0.1
+expect_exit 2 "connections of a DOCA 2.2 context" "$perf" --api 202 --conns 2 127.0.0.1
 expect_exit 1 "no server" "$perf" -p 1 127.0.0.1
 expect_exit 0 "help" "$perf" --help
 expect_exit 2 "client without a port" "$perf" -p 0 127.0.0.1
 expect_exit 2 "passive client" "$perf" --passive -p 1 127.0.0.1
+expect_exit 2 "cm-port on a client" "$perf" --cm --cm-port 9 -p 1 127.0.0.1
+expect_exit 2 "cm-port 0" "$perf" --cm-port 0
 # A port in use.
 timeout -s KILL 60 "$perf" -p 0 >"$dir/holder.log" 2>&1 &
 holder=$!
 p=$(server_port "$dir/holder.log" "$holder")
 expect_exit 1 "port in use" "$perf" -p "${p:-1}"
+# A listener port in use (--cm-port, the holder's): the server says so and
+# exits, the client fails too, both at once.
+timeout -s KILL 60 "$perf" -p 0 --cm-port "${p:-1}" --transport "$transport" >"$dir/cmport.log" 2>&1 &
+cmport=$!
+q=$(server_port "$dir/cmport.log" "$cmport")
+expect_exit 1 "client of a server whose listener port is in use" "$perf" --cm -p "${q:-1}" \
+	--transport "$transport" 127.0.0.1
+wait "$cmport"
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q "cannot listen for connections (--cm) on port" "$dir/cmport.log"; then
+	fail "server with its listener port in use: exit $rc"
+	sed 's/^/  | /' "$dir/cmport.log"
+fi
 pkill -9 -P "$holder"; kill -9 "$holder" 2>/dev/null
 # A server that goes away mid-run: the client fails in bounded time.
 timeout -s KILL 60 "$perf" -p 0 -t write --transport "$transport" >"$dir/gone.log" 2>&1 &

@@ -64,6 +64,8 @@ static void text_describes_loopback(void **state)
 	assert_non_null(strstr(out, "\tipv4:\t\t\t\t127.0.0.1\n"));
 	assert_non_null(strstr(out, "GID[ 0]:\t\t\t::ffff:127.0.0.1\n"));
 	assert_non_null(strstr(out, "\tmax_message_size:\t\t2147483648\n"));
+	/* per context: what doca_rdma_set_max_num_connections() takes at most */
+	assert_non_null(strstr(out, "\tmax_num_connections:\t\t1024\n"));
 	assert_non_null(strstr(out, "\t\twrite                             supported\n"));
 	assert_non_null(strstr(out, "\t\tatomic_fetch_add                  supported\n"));
 	assert_null(strstr(out, "hca_id:\tsdoca_eth")); /* only what SOFTDOCA_DEVICES names */
@@ -110,6 +112,7 @@ static void json_describes_loopback(void **state)
 	assert_string_equal(json_object_get_string(json_object_array_get_idx(types, 0)), "RC");
 	assert_int_equal(json_object_get_int64(field(lo, "max_message_size")), 1ll << 31);
 	assert_int_equal(json_object_get_int64(field(lo, "max_send_buf_list_len")), 16);
+	assert_int_equal(json_object_get_int64(field(lo, "max_num_connections")), 1024);
 	for (size_t i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++)
 		assert_true(json_object_get_boolean(field(field(lo, "tasks"), tasks[i])));
 	json_object_put(root);

@@ -555,6 +555,27 @@ static void listener_errors(void **state)
 	assert_null(addr);
 }
 
+/* softdoca.h's limit is the one doca_rdma_set_max_num_connections keeps. */
+static void max_connections_cap(void **state)
+{
+	const struct doca_devinfo *info = doca_dev_as_devinfo(t.dev);
+	struct doca_rdma *rdma;
+	uint32_t max = 0;
+
+	(void)state;
+	assert_doca_ok(softdoca_rdma_cap_get_max_num_connections(info, &max));
+	assert_int_equal(max, 1024);
+	assert_doca_err(softdoca_rdma_cap_get_max_num_connections(NULL, &max),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(softdoca_rdma_cap_get_max_num_connections(info, NULL),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_rdma_create(t.dev, &rdma));
+	assert_doca_ok(doca_rdma_set_max_num_connections(rdma, (uint16_t)max));
+	assert_doca_err(doca_rdma_set_max_num_connections(rdma, (uint16_t)(max + 1)),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_rdma_destroy(rdma));
+}
+
 /* A context without connection callbacks cannot listen or connect. */
 static void needs_callbacks(void **state)
 {
@@ -691,7 +712,8 @@ int main(void)
 #define CASES                                                                       \
 	CASE(life_ipv4), CASE(life_ipv6), CASE(server_disconnects), CASE(rejected), \
 	        CASE(nobody_listens), CASE(full), CASE(one_goes_down), CASE(cycles)
-	const struct CMUnitTest fake[] = { CASES, CASE(listener_errors), CASE(needs_callbacks) };
+	const struct CMUnitTest fake[] = { CASES, CASE(listener_errors), CASE(needs_callbacks),
+		                           CASE(max_connections_cap) };
 	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes) };
 	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes) };
 	int failed = 0;

@@ -10,10 +10,17 @@
 #include "unit/testing.h"
 
 static const uint8_t all_opcodes[] = {
-	NIC_OP_WRITE,       NIC_OP_WRITE_IMM, NIC_OP_SEND,  NIC_OP_SEND_IMM,   NIC_OP_READ,
-	NIC_OP_ATOMIC_FA,   NIC_OP_ATOMIC_CS, NIC_OP_ACK,   NIC_OP_NAK,        NIC_OP_READ_RESP,
-	NIC_OP_ATOMIC_RESP, NIC_OP_RNR_WAIT,  NIC_OP_HELLO, NIC_OP_DISCONNECT,
+	NIC_OP_WRITE,     NIC_OP_WRITE_IMM,   NIC_OP_SEND,      NIC_OP_SEND_IMM,
+	NIC_OP_READ,      NIC_OP_ATOMIC_FA,   NIC_OP_ATOMIC_CS, NIC_OP_EVENT_GET,
+	NIC_OP_EVENT_SET, NIC_OP_EVENT_ADD,   NIC_OP_ACK,       NIC_OP_NAK,
+	NIC_OP_READ_RESP, NIC_OP_ATOMIC_RESP, NIC_OP_RNR_WAIT,  NIC_OP_EVENT_RESP,
+	NIC_OP_HELLO,     NIC_OP_DISCONNECT,
 };
+
+static bool on_event(uint8_t op)
+{
+	return op == NIC_OP_EVENT_GET || op == NIC_OP_EVENT_SET || op == NIC_OP_EVENT_ADD;
+}
 
 static bool carries_payload(uint8_t op)
 {
@@ -27,7 +34,7 @@ static struct nic_msg sample(uint8_t op)
 		.opcode = op,
 		.qp = 7,
 		.seq = 0xfffffffeu,
-		.len = op == NIC_OP_ATOMIC_FA || op == NIC_OP_ATOMIC_CS ? 8 : 4096,
+		.len = op == NIC_OP_ATOMIC_FA || op == NIC_OP_ATOMIC_CS || on_event(op) ? 8 : 4096,
 		.token = 0x1122334455667788ull,
 		.key = { .index = 3, .tag_hi = 9, .tag_lo = 0x0102030405060708ull },
 		.raddr = 0xabcdef00ull,
@@ -72,8 +79,14 @@ static void test_round_trip(void **state)
 		}
 		if (in.opcode == NIC_OP_NAK)
 			assert_int_equal(out.syndrome, NIC_SYN_REMOTE_ACCESS);
-		if (in.opcode == NIC_OP_ATOMIC_RESP)
+		if (in.opcode == NIC_OP_ATOMIC_RESP || in.opcode == NIC_OP_EVENT_RESP)
 			assert_int_equal(out.value, 42);
+		if (in.opcode == NIC_OP_EVENT_SET || in.opcode == NIC_OP_EVENT_ADD)
+			assert_int_equal(out.operand1, 5);
+		if (in.opcode == NIC_OP_EVENT_RESP) /* its status */
+			assert_int_equal(out.syndrome, NIC_SYN_REMOTE_ACCESS);
+		if (on_event(in.opcode))
+			assert_int_equal(out.len, 8);
 	}
 }
 
@@ -81,7 +94,7 @@ static void test_round_trip(void **state)
 static void test_piggybacked_ack(void **state)
 {
 	(void)state;
-	for (uint8_t op = NIC_OP_WRITE; op <= NIC_OP_ATOMIC_CS; op++) {
+	for (uint8_t op = NIC_OP_WRITE; op <= NIC_OP_EVENT_ADD; op++) {
 		struct nic_msg in = sample(op), out;
 		uint8_t hdr[NIC_WIRE_MAX_HDR];
 		size_t len;
@@ -152,11 +165,33 @@ static void test_malformed(void **state)
 	in.len = NIC_MAX_MESSAGE + 1;
 	len = nic_wire_encode(&in, hdr);
 	assert_doca_err(nic_wire_decode(hdr, len, 0, &out), DOCA_ERROR_INVALID_VALUE);
-	/* a NAK with a syndrome nobody defined */
+	/* a NAK with a syndrome nobody defined, a sync-event answer's status too */
 	in = sample(NIC_OP_NAK);
 	in.syndrome = 77;
 	len = nic_wire_encode(&in, hdr);
 	assert_doca_err(nic_wire_decode(hdr, len, 0, &out), DOCA_ERROR_INVALID_VALUE);
+	in = sample(NIC_OP_EVENT_RESP);
+	in.syndrome = NIC_SYN_REMOTE_OPERATIONAL + 1;
+	len = nic_wire_encode(&in, hdr);
+	assert_doca_err(nic_wire_decode(hdr, len, 0, &out), DOCA_ERROR_INVALID_VALUE);
+	in.syndrome = 0; /* done */
+	len = nic_wire_encode(&in, hdr);
+	assert_doca_ok(nic_wire_decode(hdr, len, 0, &out));
+	assert_int_equal(out.syndrome, 0);
+	in = sample(NIC_OP_EVENT_SET);
+	in.len = 1;
+	len = nic_wire_encode(&in, hdr);
+	assert_doca_ok(nic_wire_decode(hdr, len, 0, &out));
+	/* a sync event's value is 8 bytes; a set may change its first 1 to 8 */
+	for (uint8_t op = NIC_OP_EVENT_GET; op <= NIC_OP_EVENT_ADD; op++) {
+		in = sample(op);
+		in.len = op == NIC_OP_EVENT_SET ? 0 : 7;
+		len = nic_wire_encode(&in, hdr);
+		assert_doca_err(nic_wire_decode(hdr, len, 0, &out), DOCA_ERROR_INVALID_VALUE);
+		in.len = 9;
+		len = nic_wire_encode(&in, hdr);
+		assert_doca_err(nic_wire_decode(hdr, len, 0, &out), DOCA_ERROR_INVALID_VALUE);
+	}
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <doca_compat.h>
 #include <doca_dev.h>
 #include <doca_error.h>
 
@@ -19,7 +20,7 @@
 	do {                                                                                     \
 		doca_error_t assert_doca_ok_ = (call);                                           \
 		if (assert_doca_ok_ != DOCA_SUCCESS)                                             \
-			fail_msg("%s returned %s", #call, doca_error_get_name(assert_doca_ok_)); \
+			fail_msg("%s returned %s", #call, doca_get_error_name(assert_doca_ok_)); \
 	} while (0)
 
 /* A DOCA call that must fail with exactly this error. */
@@ -28,9 +29,15 @@
 		doca_error_t assert_doca_err_ = (call);                 \
 		if (assert_doca_err_ != (expected))                     \
 			fail_msg("%s returned %s, expected %s", #call,  \
-			         doca_error_get_name(assert_doca_err_), \
-			         doca_error_get_name(expected));        \
+			         doca_get_error_name(assert_doca_err_), \
+			         doca_get_error_name(expected));        \
 	} while (0)
+
+/* Tests built for DOCA 2.2 (SOFTDOCA_API_VERSION=202) see its names. */
+#if SOFTDOCA_API_VERSION == 202
+#define doca_devinfo_create_list doca_devinfo_list_create
+#define doca_devinfo_destroy_list doca_devinfo_list_destroy
+#endif
 
 /* Opens the loopback device (present on every machine and in every netns). */
 static inline struct doca_dev *open_loopback_dev(void)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <doca_error.h>
+#include <softdoca.h>
 
 #include "info.h"
 
@@ -98,6 +99,10 @@ bool info_describe(struct doca_devinfo *devinfo, struct info_device *d)
 	(void)doca_rdma_cap_get_max_send_buf_list_len(devinfo, &d->max_send_buf_list);
 	(void)doca_rdma_cap_task_receive_get_max_dst_buf_list_len(
 	        devinfo, DOCA_RDMA_TRANSPORT_TYPE_RC, &d->max_recv_buf_list);
+	/* The most doca_rdma_set_max_num_connections() takes (src/rdma's
+	 * RDMA_MAX_CONNECTIONS): DOCA has no capability query for it, softdoca.h
+	 * has one. */
+	(void)softdoca_rdma_cap_get_max_num_connections(devinfo, &d->max_num_connections);
 	d->rc = doca_rdma_cap_transport_type_is_supported(devinfo, DOCA_RDMA_TRANSPORT_TYPE_RC) ==
 	        DOCA_SUCCESS;
 	d->dc = doca_rdma_cap_transport_type_is_supported(devinfo, DOCA_RDMA_TRANSPORT_TYPE_DC) ==

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * softdoca-info: what each device offers, asked through the public DOCA
- * calls a program would use (doca_devinfo_*, doca_rdma_cap_*), printed like
- * ibv_devinfo or as JSON.
+ * calls a program would use (doca_devinfo_*, doca_rdma_cap_*, and softdoca.h
+ * where DOCA has no query), printed like ibv_devinfo or as JSON.
  */
 #ifndef SDOCA_TOOLS_INFO_H_
 #define SDOCA_TOOLS_INFO_H_
@@ -38,6 +38,7 @@ struct info_device {
 	uint32_t max_recv_queue;
 	uint32_t max_send_buf_list;
 	uint32_t max_recv_buf_list;
+	uint32_t max_num_connections; /* per context (softdoca.h: DOCA has no query) */
 	bool rc;
 	bool dc;
 	struct info_task tasks[INFO_NUM_TASKS];

@@ -35,6 +35,7 @@ void info_print_text(const struct info_device *devs, int n)
 		printf("\tmax_recv_queue_size:\t\t%u\n", d->max_recv_queue);
 		printf("\tmax_send_buf_list_len:\t\t%u\n", d->max_send_buf_list);
 		printf("\tmax_recv_buf_list_len:\t\t%u\n", d->max_recv_buf_list);
+		printf("\tmax_num_connections:\t\t%u\n", d->max_num_connections);
 		printf("\ttasks:\n");
 		for (int t = 0; t < INFO_NUM_TASKS; t++)
 			printf("\t\t%-34s%s\n", d->tasks[t].name,
@@ -77,6 +78,8 @@ static json_object *device_json(const struct info_device *d)
 	                       json_object_new_int64(d->max_send_buf_list));
 	json_object_object_add(o, "max_recv_buf_list_len",
 	                       json_object_new_int64(d->max_recv_buf_list));
+	json_object_object_add(o, "max_num_connections",
+	                       json_object_new_int64(d->max_num_connections));
 	for (int t = 0; t < INFO_NUM_TASKS; t++)
 		json_object_object_add(tasks, d->tasks[t].name,
 		                       json_object_new_boolean(d->tasks[t].supported));

@@ -26,7 +26,7 @@ static struct {
 	double ns_per_tick;
 } clk;
 
-static uint64_t mono_ns(void)
+uint64_t perf_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -62,10 +62,10 @@ void perf_clock_init(void)
 	if (!steady_tsc())
 		return;
 	/* Calibrated against CLOCK_MONOTONIC over 20 ms. */
-	t0 = mono_ns();
+	t0 = perf_mono_ns();
 	c0 = __rdtsc();
 	do
-		t1 = mono_ns();
+		t1 = perf_mono_ns();
 	while (t1 - t0 < 20000000u);
 	c1 = __rdtsc();
 	if (c1 <= c0)
@@ -83,5 +83,5 @@ uint64_t perf_now_ns(void)
 	if (clk.tsc)
 		return clk.mono0_ns + (uint64_t)((double)(__rdtsc() - clk.tsc0) * clk.ns_per_tick);
 #endif
-	return mono_ns();
+	return perf_mono_ns();
 }

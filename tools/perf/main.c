@@ -9,6 +9,7 @@
  */
 #include <arpa/inet.h>
 #include <endian.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,14 @@
 
 #include "perf.h"
 
-/* The test parameters, from the client: six big-endian 64-bit words. */
+/* The test parameters, from the client: seven big-endian 64-bit words. */
+#define PARAM_WORDS 7
+
 static void send_params(int oob, const struct perf_params *p)
 {
-	uint64_t w[6] = { htobe64(p->op),    htobe64(p->mode),     htobe64(p->depth),
-		          htobe64(p->check), htobe64(p->max_size), htobe64(p->conns) };
+	uint64_t w[PARAM_WORDS] = { htobe64(p->op),    htobe64(p->mode),     htobe64(p->depth),
+		                    htobe64(p->check), htobe64(p->max_size), htobe64(p->conns),
+		                    htobe64(p->cm) };
 
 	perf_oob_send(oob, w, sizeof(w));
 }
@@ -33,15 +37,17 @@ static struct perf_params recv_params(int oob)
 	uint64_t *w = perf_oob_recv(oob, &len);
 	struct perf_params p;
 
-	if (len != 6 * sizeof(uint64_t) || be64toh(w[0]) >= PERF_NUM_OPS ||
+	if (len != PARAM_WORDS * sizeof(uint64_t) || be64toh(w[0]) >= PERF_NUM_OPS ||
 	    be64toh(w[1]) > PERF_LAT || be64toh(w[2]) == 0 || be64toh(w[2]) > PERF_MAX_DEPTH ||
-	    be64toh(w[4]) > PERF_MAX_SIZE || be64toh(w[5]) == 0 || be64toh(w[5]) > PERF_MAX_CONNS) {
+	    be64toh(w[4]) > PERF_MAX_SIZE || be64toh(w[5]) == 0 || be64toh(w[5]) > PERF_MAX_CONNS ||
+	    be64toh(w[6]) > 1) {
 		fprintf(stderr, "softdoca-perf: the client sent invalid test parameters\n");
 		exit(1);
 	}
 	p = (struct perf_params){ (uint32_t)be64toh(w[0]), (uint32_t)be64toh(w[1]),
 		                  (uint32_t)be64toh(w[2]), (uint32_t)be64toh(w[3]),
-		                  be64toh(w[4]),           (uint32_t)be64toh(w[5]) };
+		                  be64toh(w[4]),           (uint32_t)be64toh(w[5]),
+		                  (uint32_t)be64toh(w[6]) };
 	free(w);
 	return p;
 }
@@ -63,8 +69,11 @@ static int server(const struct perf_opts *o)
 	printf("softdoca-perf server: running %s %s\n", perf_op_name((enum perf_op)p.op),
 	       p.mode == PERF_BW ? "bandwidth" : "latency");
 	fflush(stdout);
-	while (perf_server_run(&ep, oob))
-		;
+	if (perf_op_is_sync((enum perf_op)p.op))
+		perf_sync_server(&ep, oob);
+	else
+		while (perf_server_run(&ep, oob))
+			;
 	perf_ep_close(&ep);
 	close(oob);
 	return 0;
@@ -102,7 +111,8 @@ static int client(const struct perf_opts *o)
 		                 .mode = o->mode,
 		                 .depth = o->depth,
 		                 .check = o->check,
-		                 .conns = o->conns };
+		                 .conns = o->conns,
+		                 .cm = o->cm };
 	struct perf_ep ep;
 	uint64_t bad = 0;
 	int oob;
@@ -113,6 +123,8 @@ static int client(const struct perf_opts *o)
 	else
 		sizes[n++] = o->size;
 	p.max_size = sizes[n - 1];
+	if (perf_op_is_sync(o->op))
+		n = 0; /* rows of their own, not sizes */
 	oob = perf_oob_connect(o->host, o->port);
 	send_params(oob, &p);
 	perf_ep_open(&ep, o, &p);
@@ -129,6 +141,13 @@ static int client(const struct perf_opts *o)
 		perf_report_row(o, &results[i]);
 		bad += results[i].bad;
 	}
+	if (perf_op_is_sync(o->op)) {
+		n = perf_sync_client(&ep, o, oob, results);
+		for (size_t i = 0; i < n; i++) {
+			perf_report_row(o, &results[i]);
+			bad += results[i].bad;
+		}
+	}
 	perf_client_finish(oob);
 	perf_report_footer(o);
 	if (o->check) {
@@ -141,9 +160,27 @@ static int client(const struct perf_opts *o)
 	}
 	perf_ep_close(&ep);
 	close(oob);
-	if (o->json && perf_report_json(o, results, n) != 0)
+	if (o->json && perf_report_json(o, &ep, results, n) != 0)
 		return 1;
 	return bad ? 1 : 0;
+}
+
+/* --api that is not this binary's: its twin, next to it, runs the test. */
+static int run_twin(char **argv, uint32_t api)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+
+	if (n <= 0)
+		return 1;
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, api == 202 ? "softdoca-perf-v202" : "softdoca-perf");
+	execv(path, argv);
+	fprintf(stderr, "softdoca-perf: cannot run %s for --api %u: %s\n", path, api,
+	        strerror(errno));
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -153,6 +190,8 @@ int main(int argc, char **argv)
 
 	if (rc != 0)
 		return rc < 0 ? 0 : rc;
+	if (o.api != PERF_API)
+		return run_twin(argv, o.api);
 	perf_clock_init();
 	return o.host ? client(&o) : server(&o);
 }

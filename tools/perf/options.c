@@ -16,12 +16,18 @@ static const char *const op_names[PERF_NUM_OPS] = {
 	[PERF_WRITE] = "write",         [PERF_WRITE_IMM] = "write_imm",
 	[PERF_READ] = "read",           [PERF_SEND] = "send",
 	[PERF_SEND_IMM] = "send_imm",   [PERF_ATOMIC_FA] = "atomic_fa",
-	[PERF_ATOMIC_CS] = "atomic_cs",
+	[PERF_ATOMIC_CS] = "atomic_cs", [PERF_SYNC_SET] = "sync_set",
+	[PERF_SYNC_ADD] = "sync_add",
 };
 
 const char *perf_op_name(enum perf_op op)
 {
 	return op_names[op];
+}
+
+bool perf_op_is_sync(enum perf_op op)
+{
+	return op == PERF_SYNC_SET || op == PERF_SYNC_ADD;
 }
 
 bool perf_op_is_pingpong(enum perf_op op)
@@ -37,7 +43,12 @@ static void usage(FILE *f, const char *prog)
 	        "\n"
 	        "Options (both sides; the client's test settings are the ones used):\n"
 	        "  -t, --test=OP          write, write_imm, read, send, send_imm, atomic_fa,\n"
-	        "                         atomic_cs (default write)\n"
+	        "                         atomic_cs (default write); sync_set, sync_add: a\n"
+	        "                         remote sync event's notify-set or notify-add: --lat\n"
+	        "                         (sync_set) the time until the server's waiter,\n"
+	        "                         blocked in doca_sync_event_wait_gt, wakes, beside an\n"
+	        "                         8-byte write to the blocked server; --bw the rate,\n"
+	        "                         beside remote fetch-adds in the same run\n"
 	        "      --bw               measure bandwidth and message rate (default)\n"
 	        "      --lat              measure latency\n"
 	        "  -s, --size=BYTES       message size, K/M/G suffixes allowed (default 65536\n"
@@ -52,15 +63,31 @@ static void usage(FILE *f, const char *prog)
 	        "      --transport=T      shm or tcp (default: chosen by softdoca)\n"
 	        "  -p, --port=PORT        TCP port of the server (default %d; 0 on the\n"
 	        "                         server: any free port, which it prints)\n"
+	        "      --cm               set the connections up through the server's\n"
+	        "                         listener, as RDMA-CM does (doca_rdma_connect_to_addr\n"
+	        "                         to the address the client reached the server at,\n"
+	        "                         IPv4 or IPv6), not by blobs over the TCP socket,\n"
+	        "                         which still carries parameters and memory\n"
+	        "                         descriptors; the client prints the set-up time\n"
+	        "      --cm-port=PORT     server: the port its listener takes with --cm\n"
+	        "                         (default: the -p port + 1, or the next free one\n"
+	        "                         above it); the client learns it over the socket\n"
 	        "      --json=FILE        also write the results as JSON\n"
 	        "      --report-gbits     bandwidth in Gb/s instead of MiB/s\n"
 	        "      --check            verify every transferred byte (slower)\n"
 	        "      --idle=SECONDS     client: once connected, stay idle this long and\n"
 	        "                         report the CPU the process used meanwhile\n"
+	        "      --gap-us=N         sync_set --lat: wait N us between operations (the\n"
+	        "                         server's waiter and service thread then sleep)\n"
 	        "      --passive          server: serve read, atomic and write --bw tests\n"
 	        "                         blocked in poll() without progress calls, as a DOCA\n"
 	        "                         target sitting in getchar() (the soft NIC's service\n"
 	        "                         thread serves)\n"
+	        "      --api=N            the DOCA API the test runs through: 300 (DOCA 3.x\n"
+	        "                         tasks and progress engine, default) or 202 (DOCA\n"
+	        "                         2.2 jobs and work queue: softdoca-perf-v202, built\n"
+	        "                         for that generation, runs the test); each side\n"
+	        "                         chooses its own\n"
 	        "  -h, --help             this text\n",
 	        prog, prog, PERF_DEFAULT_PORT);
 }
@@ -103,8 +130,13 @@ static int bad(const char *prog, const char *fmt, const char *arg)
 
 static int check_combination(const char *prog, struct perf_opts *o)
 {
-	bool atomic = o->op == PERF_ATOMIC_FA || o->op == PERF_ATOMIC_CS;
+	bool atomic = o->op == PERF_ATOMIC_FA || o->op == PERF_ATOMIC_CS || perf_op_is_sync(o->op);
 
+	if (o->op == PERF_SYNC_ADD && o->mode == PERF_LAT)
+		return bad(prog, "%s: a notify-add's rate is --bw; the wake-up latency is sync_set",
+		           "-t sync_add --lat");
+	if (perf_op_is_sync(o->op) && o->conns > 1)
+		return bad(prog, "%s: the sync-event tests run on one connection", "--conns");
 	if (atomic) {
 		if (o->size_set && o->size != 8)
 			return bad(prog, "%s: atomics work on 8 bytes exactly", "-s");
@@ -125,8 +157,17 @@ static int check_combination(const char *prog, struct perf_opts *o)
 		return bad(prog, "%s: more connections than operations in flight (-q)", "--conns");
 	if (o->mode == PERF_LAT)
 		o->depth = 1;
+	if (o->api == 202 && o->conns > 1)
+		return bad(prog, "%s: a DOCA 2.2 context has one connection", "--conns");
+	if (o->api == 202 && o->cm)
+		return bad(prog, "%s: DOCA 2.2 has no RDMA-CM calls", "--cm");
+	/* the server sends its wake-up samples back in one message of at most 1 MiB */
+	if (o->op == PERF_SYNC_SET && o->mode == PERF_LAT && o->iters > 100000)
+		return bad(prog, "%s: sync_set --lat runs at most 100000 iterations", "-n");
 	if (o->host && o->passive)
 		return bad(prog, "%s is a server option", "--passive");
+	if (o->host && o->cm_port)
+		return bad(prog, "%s is a server option (the client learns the port)", "--cm-port");
 	if (o->host && o->port == 0)
 		return bad(prog, "%s: a client needs the server's port (0 is for a server)", "-p");
 	return 0;
@@ -143,7 +184,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		OPT_CHECK,
 		OPT_IDLE,
 		OPT_PASSIVE,
-		OPT_CONNS
+		OPT_CONNS,
+		OPT_API,
+		OPT_GAP,
+		OPT_CM,
+		OPT_CM_PORT
 	};
 	static const struct option longs[] = {
 		{ "test", required_argument, NULL, 't' },
@@ -163,6 +208,10 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		{ "idle", required_argument, NULL, OPT_IDLE },
 		{ "passive", no_argument, NULL, OPT_PASSIVE },
 		{ "conns", required_argument, NULL, OPT_CONNS },
+		{ "api", required_argument, NULL, OPT_API },
+		{ "gap-us", required_argument, NULL, OPT_GAP },
+		{ "cm", no_argument, NULL, OPT_CM },
+		{ "cm-port", required_argument, NULL, OPT_CM_PORT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,7 +224,8 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 		                 .depth = 128,
 		                 .conns = 1,
 		                 .device = "lo",
-		                 .port = PERF_DEFAULT_PORT };
+		                 .port = PERF_DEFAULT_PORT,
+		                 .api = PERF_API };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:s:an:D:q:d:p:h", longs, NULL)) != -1) {
 		switch (c) {
@@ -223,6 +273,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 				return bad(prog, "--conns: '%s' is not 1..64", optarg);
 			o->conns = (uint32_t)v;
 			break;
+		case OPT_API:
+			if (!parse_u64(optarg, &v, false) || (v != 300 && v != 202))
+				return bad(prog, "--api: '%s' is not 300 or 202", optarg);
+			o->api = (uint32_t)v;
+			break;
 		case 'd':
 			o->device = optarg;
 			break;
@@ -236,6 +291,15 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 				return bad(prog, "-p: '%s' is not a port", optarg);
 			o->port = (uint16_t)v;
 			break;
+		case OPT_CM:
+			o->cm = true;
+			break;
+		case OPT_CM_PORT:
+			if (!parse_u64(optarg, &v, false) || v == 0 || v > 65535)
+				return bad(prog, "--cm-port: '%s' is not a port (1..65535)",
+				           optarg);
+			o->cm_port = (uint16_t)v;
+			break;
 		case OPT_JSON:
 			o->json = optarg;
 			break;
@@ -247,6 +311,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o)
 			break;
 		case OPT_PASSIVE:
 			o->passive = true;
+			break;
+		case OPT_GAP:
+			if (!parse_u64(optarg, &v, false) || v > 1000000)
+				return bad(prog, "--gap-us: '%s' is not 0..1000000", optarg);
+			o->gap_us = (uint32_t)v;
 			break;
 		case OPT_IDLE:
 			if (!parse_u64(optarg, &v, false) || v == 0 || v > 3600)

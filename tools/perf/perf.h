@@ -4,8 +4,9 @@
  *
  * softdoca-perf: a perftest-style benchmark on the DOCA RDMA API. A server
  * waits on a TCP port; a client connects, the two exchange their DOCA export
- * blobs over that socket, then the client drives the test and prints
- * perftest's columns.
+ * blobs over that socket (or, with --cm, the client connects through the
+ * server's RDMA-CM listener and only the memory descriptors travel there),
+ * then the client drives the test and prints perftest's columns.
  */
 #ifndef SOFTDOCA_PERF_H_
 #define SOFTDOCA_PERF_H_
@@ -30,6 +31,8 @@ enum perf_op {
 	PERF_SEND_IMM,
 	PERF_ATOMIC_FA,
 	PERF_ATOMIC_CS,
+	PERF_SYNC_SET, /* a remote sync event's notify-set (sync.c) */
+	PERF_SYNC_ADD, /* ... its notify-add */
 	PERF_NUM_OPS
 };
 
@@ -41,6 +44,13 @@ enum perf_mode { PERF_BW, PERF_LAT };
 #define PERF_REGION_CAP (64ull << 20) /* slots of one size share at most this */
 #define PERF_MAX_DEPTH 4096
 #define PERF_MAX_CONNS 64
+/* The API generation this binary runs (the twin softdoca-perf-v202 is
+ * built with PERF_WORKQ and the DOCA 2.2 headers for its endpoint). */
+#ifdef PERF_WORKQ
+#define PERF_API 202
+#else
+#define PERF_API 300
+#endif
 
 struct perf_opts {
 	enum perf_op op;
@@ -60,11 +70,15 @@ struct perf_opts {
 	const char *json;
 	bool gbits;
 	bool check;
-	uint32_t idle; /* --idle SECONDS: stay connected and idle, report the CPU used */
-	bool passive;  /* --passive: the server makes no progress calls while serving */
+	uint32_t idle;    /* --idle SECONDS: stay connected and idle, report the CPU used */
+	bool passive;     /* --passive: the server makes no progress calls while serving */
+	uint32_t api;     /* --api: 300 (DOCA 3.x tasks) or 202 (DOCA 2.2 jobs, the twin) */
+	uint32_t gap_us;  /* --gap-us: sync_set --lat waits this long between operations */
+	bool cm;          /* --cm: connections through a listener (RDMA-CM), not blobs */
+	uint16_t cm_port; /* --cm-port (server); 0: the -p port + 1 or the next free */
 };
 
-/* What the client tells the server before the run (sent as fixed LE words). */
+/* What the client tells the server before the run (sent as big-endian words). */
 struct perf_params {
 	uint32_t op;
 	uint32_t mode;
@@ -72,10 +86,13 @@ struct perf_params {
 	uint32_t check;
 	uint64_t max_size;
 	uint32_t conns;
+	uint32_t cm; /* connections through the server's listener */
 };
 
 /* options.c */
 const char *perf_op_name(enum perf_op op);
+/* The remote sync-event tests (sync.c), not run size by size. */
+bool perf_op_is_sync(enum perf_op op);
 /* Write, send and their immediates: the peer sees them arrive, so their
  * latency test is a ping-pong (perftest reports half its round trip). */
 bool perf_op_is_pingpong(enum perf_op op);
@@ -99,6 +116,7 @@ struct perf_slot {
 	bool receive;
 	struct doca_task *task;
 	void *typed; /* the task as its own type, for its setters */
+	void *job;   /* DOCA 2.2: the slot's job (endpoint_v202.c) */
 	struct doca_buf *local;
 	struct doca_buf *remote;
 	uint64_t seq; /* the iteration this slot carries now */
@@ -119,6 +137,7 @@ struct perf_ep {
 	struct perf_params params;
 	struct doca_dev *dev;
 	struct doca_pe *pe;
+	struct doca_workq *workq; /* DOCA 2.2: jobs go there (endpoint_v202.c) */
 	struct doca_rdma *rdma;
 	struct doca_rdma_connection *conns[PERF_MAX_CONNS]; /* slot i uses i % num_conns */
 	uint32_t num_conns;
@@ -147,6 +166,14 @@ struct perf_ep {
 	uint64_t recv_posted;
 	bool closing; /* perf_ep_close runs: flushed receives are expected */
 	bool passive; /* server: blocked, not progressing, while the client runs */
+	/* connection set-up (cm.c with --cm) */
+	bool client;
+	uint16_t cm_port;     /* server: --cm-port (0: choose); then the listener's */
+	uint32_t cm_requests; /* server: requests heard (accepted while < num_conns) */
+	uint32_t cm_up;       /* connections established */
+	uint32_t cm_down;     /* server: connections that failed in set-up */
+	bool cm_ready;        /* set-up is over: later ends show as failed tasks */
+	uint64_t setup_ns;    /* client: first connection asked -> all connected */
 	/* --check: what was verified, what was wrong */
 	bool check;
 	uint64_t verified;
@@ -158,19 +185,67 @@ struct perf_ep {
 size_t perf_stride(uint64_t size);
 uint32_t perf_num_slots(uint64_t size, uint32_t depth);
 
-/* endpoint.c */
+/* endpoint.c (DOCA 3.x tasks) or endpoint_v202.c (DOCA 2.2 jobs, the
+ * softdoca-perf-v202 twin): the DOCA objects, and each slot's operation */
 void perf_ep_open(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
+/* Connects (blobs over oob, or through the listener with --cm), then swaps
+ * memory descriptors over oob. */
 void perf_ep_connect(struct perf_ep *ep, int oob);
+void perf_ep_make_slot(struct perf_ep *ep, struct perf_slot *s);
+void perf_ep_release_slot(struct perf_slot *s);
+/* Posts the slot's operation (iteration seq's immediate and operands set). */
+doca_error_t perf_ep_post(struct perf_slot *s, uint64_t seq);
+void perf_ep_close(struct perf_ep *ep);
+
+/* slots.c: the same for every generation */
+/* Opens the device and maps the memory the slots use. */
+void perf_ep_prepare(struct perf_ep *ep, const struct perf_opts *o, const struct perf_params *p);
+/* Exports this side's mmap to the peer and imports the peer's. */
+void perf_ep_exchange_memory(struct perf_ep *ep, int oob);
+/* The end of perf_ep_close: the mmaps, the inventory, the device, the memory. */
+void perf_ep_release_memory(struct perf_ep *ep);
+/* The slot's local and remote buffers (NULL for zero-length messages). */
+void perf_slot_buffers(struct perf_ep *ep, struct perf_slot *s);
+size_t perf_slot_offset(const struct perf_ep *ep, uint32_t index, bool receive);
+void perf_count_failure(struct perf_ep *ep, doca_error_t status);
+/* A slot's operation or receive (arrived on connection `conn`) completed. */
+void perf_op_done(struct perf_slot *s, doca_error_t status);
+void perf_receive_done(struct perf_slot *s, doca_error_t status, uint32_t conn, uint32_t len,
+                       doca_be32_t imm);
 /* num_ops operation slots and num_recvs posted receives of `size` bytes. */
 void perf_ep_slots(struct perf_ep *ep, uint64_t size, uint32_t num_ops, uint32_t num_recvs);
 void perf_ep_free_slots(struct perf_ep *ep);
 void perf_ep_submit(struct perf_slot *s, uint64_t seq);
 /* Re-posts the receives that completed since (defer_repost). */
 void perf_ep_repost_due(struct perf_ep *ep);
-void perf_ep_close(struct perf_ep *ep);
+
+/* Completes what has completed: the progress engine's callbacks, or the
+ * work queue's events. Inline, as doca_pe_progress was called before. */
+#ifdef PERF_WORKQ
+void perf_ep_progress(struct perf_ep *ep);
+static inline void perf_progress(struct perf_ep *ep)
+{
+	perf_ep_progress(ep);
+}
+#else
+static inline void perf_progress(struct perf_ep *ep)
+{
+	doca_pe_progress(ep->pe);
+}
+#endif
+/* cm.c: connections through a listener (--cm). */
+/* Before doca_ctx_start: the connection callbacks. */
+void perf_cm_configure(struct perf_ep *ep);
+/* Server: listens, tells the client the port over oob, accepts num_conns.
+ * Client: connects num_conns times to the oob peer's address and port it
+ * was told, and waits for them all (ep->setup_ns). */
+void perf_cm_connect(struct perf_ep *ep, int oob);
+
 /* clock.c: monotonic nanoseconds, cheap (perf_clock_init() once first). */
 void perf_clock_init(void);
 uint64_t perf_now_ns(void);
+/* CLOCK_MONOTONIC: the same clock in every process of the host. */
+uint64_t perf_mono_ns(void);
 void perf_fail(const char *what, doca_error_t status);
 #define PERF_CHECK(call)                      \
 	do {                                  \
@@ -185,6 +260,7 @@ bool perf_pattern_ok(const uint8_t *buf, size_t len, uint64_t seed);
 
 /* run.c: one size, both sides. */
 struct perf_result {
+	const char *label; /* a sync-event test's row (NULL: a size's) */
 	uint64_t size;
 	uint64_t iters;
 	double bw_peak; /* bytes per second */
@@ -197,13 +273,41 @@ struct perf_result {
 void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uint64_t size,
                      struct perf_result *r);
 void perf_client_finish(int oob);
+/* The messages between client and server: a tag and three numbers. */
+enum perf_msg_tag {
+	MSG_GO = 1,
+	MSG_READY,
+	MSG_DONE,
+	MSG_EXTRA,
+	MSG_RESULT,
+	MSG_FINISH,
+	MSG_WAKE,  /* sync: the server waits for the client's notify-sets, blocked */
+	MSG_BLOCK, /* sync: the server blocks until the next message */
+	MSG_CHECK, /* sync: the server reports its event's value and counter */
+};
+struct perf_msg {
+	uint64_t tag, a, b, c;
+};
+void perf_send_msg(int fd, enum perf_msg_tag tag, uint64_t a, uint64_t b, uint64_t c);
+/* The next message; exits on a tag other than want (0: any). */
+struct perf_msg perf_recv_msg(int fd, enum perf_msg_tag want);
+/* Minimum, median, average, percentiles of samples in ns (sorts them). */
+void perf_latency_stats(struct perf_samples *s, struct perf_result *r);
 /* Serves one size; returns false when the client said it is finished. */
 bool perf_server_run(struct perf_ep *ep, int oob);
+
+/* sync.c: the sync-event tests. The server exports an event and serves
+ * until the client finishes; the client's rows go to r (returns how many). */
+#define PERF_SYNC_ROWS 4
+void perf_sync_server(struct perf_ep *ep, int oob);
+size_t perf_sync_client(struct perf_ep *ep, const struct perf_opts *o, int oob,
+                        struct perf_result r[PERF_SYNC_ROWS]);
 
 /* report.c */
 void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep);
 void perf_report_row(const struct perf_opts *o, const struct perf_result *r);
 void perf_report_footer(const struct perf_opts *o);
-int perf_report_json(const struct perf_opts *o, const struct perf_result *r, size_t n);
+int perf_report_json(const struct perf_opts *o, const struct perf_ep *ep,
+                     const struct perf_result *r, size_t n);
 
 #endif /* SOFTDOCA_PERF_H_ */

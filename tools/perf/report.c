@@ -23,6 +23,8 @@ static const char *const titles[PERF_NUM_OPS] = {
 	[PERF_SEND_IMM] = "Send_Imm",
 	[PERF_ATOMIC_FA] = "Atomic FETCH_AND_ADD",
 	[PERF_ATOMIC_CS] = "Atomic CMP_AND_SWAP",
+	[PERF_SYNC_SET] = "Remote sync event NOTIFY_SET",
+	[PERF_SYNC_ADD] = "Remote sync event NOTIFY_ADD",
 };
 
 void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
@@ -39,9 +41,24 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 	printf(" Number of qps  : %-16u Transport type : RC (soft NIC over UCX)\n",
 	       o->mode == PERF_BW ? o->conns : 1);
 	printf(" Connection type: RC               Using SRQ      : OFF\n");
-	printf(" TX depth       : %-16u Data ex. method: TCP socket\n",
-	       o->mode == PERF_BW ? o->depth : 1);
-	if (o->mode == PERF_LAT)
+	printf(" TX depth       : %-16u Data ex. method: %s\n", o->mode == PERF_BW ? o->depth : 1,
+	       ep->params.cm ? "rdma_cm" : "TCP socket");
+	/* What the connections took to set up, from the first asked to all up. */
+	if (ep->params.cm)
+		printf(" Set-up time    : %.3f ms, %u connection%s through the listener on port "
+		       "%u\n"
+		       "                  (doca_rdma_connect_to_addr -> all established)\n",
+		       (double)ep->setup_ns / 1e6, ep->num_conns, ep->num_conns == 1 ? "" : "s",
+		       ep->cm_port);
+	else
+		printf(" Set-up time    : %.3f ms, %u connection%s by blobs over the TCP socket\n"
+		       "                  (first doca_rdma_export -> context RUNNING)\n",
+		       (double)ep->setup_ns / 1e6, ep->num_conns, ep->num_conns == 1 ? "" : "s");
+	if (o->mode == PERF_LAT && perf_op_is_sync(o->op))
+		printf(" Latency        : notify-set to the server's waiter waking (same host\n"
+		       "                  clock), and whole operations, one in flight%s\n",
+		       o->gap_us ? ", a gap between" : "");
+	else if (o->mode == PERF_LAT)
 		printf(" Latency        : %s\n", perf_op_is_pingpong(o->op)
 		                                         ? "half of a ping-pong round trip"
 		                                         : "the whole operation (one in flight)");
@@ -49,7 +66,8 @@ void perf_report_banner(const struct perf_opts *o, const struct perf_ep *ep)
 		printf(" Data check     : every transferred byte verified\n");
 	else if (o->mode == PERF_BW)
 		printf(" Buffers        : one, shared by all operations in flight (as perftest)\n");
-	printf(" softdoca       : %s\n", softdoca_version());
+	printf(" softdoca       : %-16s DOCA API       : %s\n", softdoca_version(),
+	       o->api == 202 ? "2.2 (doca_workq, jobs)" : "3.x (doca_pe, tasks)");
 	printf(RULE);
 	if (o->mode == PERF_BW)
 		printf(" #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]\n",
@@ -68,6 +86,8 @@ static double bw_unit(const struct perf_opts *o, double bytes_per_s)
 
 void perf_report_row(const struct perf_opts *o, const struct perf_result *r)
 {
+	if (r->label)
+		printf(" %s:\n", r->label);
 	if (o->mode == PERF_BW)
 		printf(" %-10lu %-10lu       %-9.2f          %-9.2f          %-9.6f\n",
 		       (unsigned long)r->size, (unsigned long)r->iters, bw_unit(o, r->bw_peak),
@@ -86,7 +106,8 @@ void perf_report_footer(const struct perf_opts *o)
 	printf(RULE);
 }
 
-int perf_report_json(const struct perf_opts *o, const struct perf_result *r, size_t n)
+int perf_report_json(const struct perf_opts *o, const struct perf_ep *ep,
+                     const struct perf_result *r, size_t n)
 {
 	FILE *f = fopen(o->json, "w");
 	const char *transport = getenv("SOFTDOCA_TRANSPORT");
@@ -98,14 +119,20 @@ int perf_report_json(const struct perf_opts *o, const struct perf_result *r, siz
 	fprintf(f, "{\n  \"test\": \"%s\",\n  \"mode\": \"%s\",\n  \"transport\": \"%s\",\n",
 	        perf_op_name(o->op), o->mode == PERF_BW ? "bw" : "lat",
 	        transport ? transport : "auto");
-	fprintf(f, "  \"tx_depth\": %u,\n  \"checked\": %s,\n  \"results\": [\n",
-	        o->mode == PERF_BW ? o->depth : 1, o->check ? "true" : "false");
+	fprintf(f, "  \"tx_depth\": %u,\n  \"checked\": %s,\n", o->mode == PERF_BW ? o->depth : 1,
+	        o->check ? "true" : "false");
+	fprintf(f,
+	        "  \"connections\": %u,\n  \"setup\": \"%s\",\n  \"setup_ms\": %.3f,\n"
+	        "  \"results\": [\n",
+	        ep->num_conns, ep->params.cm ? "rdma_cm" : "blobs", (double)ep->setup_ns / 1e6);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(f,
 		        "    { \"bytes\": %lu, \"iterations\": %lu, \"verified\": %lu, \"bad\": "
 		        "%lu",
 		        (unsigned long)r[i].size, (unsigned long)r[i].iters,
 		        (unsigned long)r[i].verified, (unsigned long)r[i].bad);
+		if (r[i].label)
+			fprintf(f, ", \"label\": \"%s\"", r[i].label);
 		if (o->mode == PERF_BW)
 			fprintf(f,
 			        ", \"bw_peak_mib_s\": %.3f, \"bw_avg_mib_s\": %.3f, "

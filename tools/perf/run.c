@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * One message size of a test, on both sides. The client drives; the server
- * serves: passively (doca_pe_progress) for one-sided operations, posting
+ * serves: passively (progress calls) for one-sided operations, posting
  * receives for sends, echoing in the ping-pong latency tests (write, send,
  * and their immediates: perftest's half round trip). Per size:
  *
@@ -20,27 +20,21 @@
 
 #include "perf.h"
 
-enum msg_tag { MSG_GO = 1, MSG_READY, MSG_DONE, MSG_EXTRA, MSG_RESULT, MSG_FINISH };
-
-struct msg {
-	uint64_t tag, a, b, c;
-};
-
-static void send_msg(int fd, enum msg_tag tag, uint64_t a, uint64_t b, uint64_t c)
+void perf_send_msg(int fd, enum perf_msg_tag tag, uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t w[4] = { htobe64(tag), htobe64(a), htobe64(b), htobe64(c) };
 
 	perf_oob_send(fd, w, sizeof(w));
 }
 
-static struct msg recv_msg(int fd, enum msg_tag want)
+struct perf_msg perf_recv_msg(int fd, enum perf_msg_tag want)
 {
 	size_t len;
 	uint64_t *w = perf_oob_recv(fd, &len);
-	struct msg m = { 0 };
+	struct perf_msg m = { 0 };
 
 	if (len == 4 * sizeof(uint64_t))
-		m = (struct msg){ be64toh(w[0]), be64toh(w[1]), be64toh(w[2]), be64toh(w[3]) };
+		m = (struct perf_msg){ be64toh(w[0]), be64toh(w[1]), be64toh(w[2]), be64toh(w[3]) };
 	free(w);
 	if (want && m.tag != want) {
 		fprintf(stderr, "softdoca-perf: protocol error (message %lu, expected %d)\n",
@@ -52,7 +46,7 @@ static struct msg recv_msg(int fd, enum msg_tag want)
 
 void perf_client_finish(int oob)
 {
-	send_msg(oob, MSG_FINISH, 0, 0, 0);
+	perf_send_msg(oob, MSG_FINISH, 0, 0, 0);
 }
 
 static bool needs_receives(enum perf_op op)
@@ -80,7 +74,7 @@ static bool broken(const struct perf_ep *ep)
 static void wait_idle(struct perf_ep *ep, struct perf_slot *s)
 {
 	while (s->busy && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 }
 
 static void wait_all_idle(struct perf_ep *ep)
@@ -125,7 +119,7 @@ static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t
 		const uint8_t *flag = last_byte(ep, 1), expected = signal_of(seq);
 
 		while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != expected && !broken(ep))
-			doca_pe_progress(ep->pe);
+			perf_progress(ep);
 		if (ep->check && !broken(ep)) {
 			if (perf_pattern_ok(ep->mem + ep->stride, ep->size - 1, seq))
 				ep->verified++;
@@ -134,7 +128,7 @@ static __attribute__((noinline)) void pingpong_wait(struct perf_ep *ep, uint64_t
 		}
 	} else {
 		while (ep->received <= seq && !broken(ep))
-			doca_pe_progress(ep->pe);
+			perf_progress(ep);
 	}
 }
 
@@ -149,7 +143,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void latency_stats(struct perf_samples *s, struct perf_result *r)
+void perf_latency_stats(struct perf_samples *s, struct perf_result *r)
 {
 	double sum = 0, var = 0;
 
@@ -210,11 +204,11 @@ static uint64_t client_bandwidth(struct perf_ep *ep, const struct perf_opts *o, 
 			break;
 		s = &ep->ops[i % ep->num_ops];
 		while (s->busy && !broken(ep))
-			doca_pe_progress(ep->pe);
+			perf_progress(ep);
 		perf_ep_submit(s, i++);
 	}
 	while (ep->completed < i && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 	*t1 = perf_now_ns();
 	return i;
 }
@@ -253,11 +247,11 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 	uint32_t recvs = lat && needs_receives(op) ? 2 : 0;
 	uint64_t sent, extra, t0 = 0, t1 = 0;
 	struct perf_samples samples = { 0 };
-	struct msg m;
+	struct perf_msg m;
 
 	*r = (struct perf_result){ .size = size };
-	send_msg(oob, MSG_GO, size, lat || !o->duration ? o->iters : 0, 0);
-	recv_msg(oob, MSG_READY);
+	perf_send_msg(oob, MSG_GO, size, lat || !o->duration ? o->iters : 0, 0);
+	perf_recv_msg(oob, MSG_READY);
 	ep->recv_limit = lat ? o->iters : 0;
 	perf_ep_slots(ep, size, ops, recvs);
 	if (lat) {
@@ -269,18 +263,18 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 	}
 	if (broken(ep))
 		fail_run(ep);
-	send_msg(oob, MSG_DONE, sent, 0, 0);
-	extra = recv_msg(oob, MSG_EXTRA).a;
+	perf_send_msg(oob, MSG_DONE, sent, 0, 0);
+	extra = perf_recv_msg(oob, MSG_EXTRA).a;
 	/* Consume the receives the server still has posted: untimed. */
 	for (uint64_t i = 0; i < extra && !broken(ep); i++) {
 		wait_idle(ep, &ep->ops[(sent + i) % ep->num_ops]);
 		perf_ep_submit(&ep->ops[(sent + i) % ep->num_ops], sent + i);
 	}
 	while (ep->completed < sent + extra && !lat && !broken(ep))
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 	if (broken(ep))
 		fail_run(ep);
-	m = recv_msg(oob, MSG_RESULT);
+	m = perf_recv_msg(oob, MSG_RESULT);
 	r->iters = sent;
 	r->verified = ep->verified + m.a;
 	r->bad = ep->bad + m.b;
@@ -290,7 +284,7 @@ void perf_client_run(struct perf_ep *ep, const struct perf_opts *o, int oob, uin
 		exit(1);
 	}
 	if (lat)
-		latency_stats(&samples, r);
+		perf_latency_stats(&samples, r);
 	free(samples.v);
 	perf_ep_free_slots(ep);
 }
@@ -308,7 +302,7 @@ static void serve_until_message(struct perf_ep *ep, int oob)
 		return;
 	}
 	for (uint32_t n = 1;; n++) {
-		doca_pe_progress(ep->pe);
+		perf_progress(ep);
 		if ((n & 255) == 0 && perf_oob_readable(oob))
 			return;
 	}
@@ -336,7 +330,8 @@ static void server_check_final(struct perf_ep *ep, uint64_t total, uint32_t slot
 			ep->verified++;
 		else
 			ep->bad++;
-	} else if (op == PERF_WRITE || op == PERF_WRITE_IMM) {
+	} else if (ep->check && (op == PERF_WRITE || op == PERF_WRITE_IMM)) {
+		/* Only --check gives each slot its own buffer (slot_offset). */
 		for (uint32_t k = 0; k < slots && k < total; k++) {
 			uint64_t last = (total - 1 - k) / slots * slots + k;
 
@@ -352,7 +347,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 {
 	enum perf_op op = (enum perf_op)ep->params.op;
 	bool lat = ep->params.mode == PERF_LAT;
-	struct msg go = recv_msg(oob, 0);
+	struct perf_msg go = perf_recv_msg(oob, 0);
 	uint32_t slots, ops = 0, recvs = 0;
 	uint64_t sent, extra = 0;
 
@@ -379,7 +374,7 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	server_prepare(ep);
 	ep->recv_limit = lat ? go.b : 0;
 	perf_ep_slots(ep, go.a, ops, recvs);
-	send_msg(oob, MSG_READY, 0, 0, 0);
+	perf_send_msg(oob, MSG_READY, 0, 0, 0);
 	if (lat && perf_op_is_pingpong(op)) {
 		for (uint64_t i = 0; i < go.b && !broken(ep); i++) {
 			pingpong_wait(ep, i);
@@ -391,16 +386,17 @@ bool perf_server_run(struct perf_ep *ep, int oob)
 	} else {
 		serve_until_message(ep, oob);
 	}
-	sent = recv_msg(oob, MSG_DONE).a;
+	sent = perf_recv_msg(oob, MSG_DONE).a;
 	ep->repost = false;
 	if (!lat && recvs)
 		extra = ep->recv_posted - sent;
-	send_msg(oob, MSG_EXTRA, extra, 0, 0);
+	perf_send_msg(oob, MSG_EXTRA, extra, 0, 0);
 	while (ep->received < ep->recv_posted && !broken(ep))
-		doca_pe_progress(ep->pe);
-	if (!lat || !perf_op_is_pingpong(op))
+		perf_progress(ep);
+	/* Without --check the writes share one buffer and carry no pattern. */
+	if (ep->check && (!lat || !perf_op_is_pingpong(op)))
 		server_check_final(ep, sent + extra, slots);
-	send_msg(oob, MSG_RESULT, ep->verified, ep->bad, ep->failed);
+	perf_send_msg(oob, MSG_RESULT, ep->verified, ep->bad, ep->failed);
 	if (broken(ep))
 		fail_run(ep);
 	perf_ep_free_slots(ep);

@@ -1,0 +1,17 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * doca_rdma_receive_immediate [-d DEV] [-ld FILE] [-re FILE] [-m FILE] [-s|-r|-w STRING] [-g N]
+ */
+#include <doca_error.h>
+
+#include "rdma_common.h"
+
+/* The DOCA flow, in rdma_receive_immediate_sample.c. */
+doca_error_t rdma_receive_immediate(struct rdma_config *cfg);
+
+int main(int argc, char **argv)
+{
+	return run_sample(argc, argv, "rdma_receive_immediate", rdma_receive_immediate);
+}
