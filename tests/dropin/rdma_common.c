@@ -33,7 +33,7 @@ DOCA_LOG_REGISTER(DROPIN::RDMA_COMMON);
 #define PE_IDLE_SLEEP_NS (10 * 1000) /* a nap when the PE had nothing to do */
 #define DEFAULT_CM_PORT 13579
 #define CM_RETRY_MS 10          /* a client's next try while nobody listens yet */
-#define NEGOTIATION_TASKS 1     /* the memory descriptor's send or receive */
+#define NEGOTIATION_TASKS 1     /* the resource descriptor's send or receive */
 #define MAX_DESCRIPTOR_LEN 4096 /* the receive a requester posts for it */
 
 /* --- command line ---------------------------------------------------------- */
@@ -435,6 +435,8 @@ doca_error_t destroy_rdma_resources(struct rdma_objects *objs)
 		                                  "destroy the descriptor's mmap"));
 		objs->desc_mmap = NULL;
 	}
+	free(objs->sent_desc);
+	objs->sent_desc = NULL;
 	if (objs->rdma != NULL) {
 		DOCA_ERROR_PROPAGATE(
 		        result, step(doca_rdma_destroy(objs->rdma), "destroy the RDMA context"));
@@ -470,9 +472,9 @@ doca_error_t create_buf_inventory(struct rdma_objects *objs)
 {
 	doca_error_t result;
 
-	result = step(doca_buf_inventory_create(NUM_BUFS * objs->expected_connections,
-	                                        &objs->inventory),
-	              "create the buffer inventory");
+	result = step(
+	        doca_buf_inventory_create(NUM_BUFS * objs->expected_connections, &objs->inventory),
+	        "create the buffer inventory");
 	if (result == DOCA_SUCCESS)
 		result = step(doca_buf_inventory_start(objs->inventory),
 		              "start the buffer inventory");
@@ -569,6 +571,17 @@ static void mark_connection_down(struct rdma_objects *objs,
 			objs->connection_down[i] = true;
 }
 
+/* The responder's descriptor for the requester, in mmap_desc: its mmap's
+ * export, or what the program exports instead. */
+static doca_error_t export_responder_descriptor(struct rdma_objects *objs)
+{
+	if (objs->export_resource != NULL)
+		return objs->export_resource(objs, &objs->mmap_desc, &objs->mmap_desc_size);
+	return step(doca_mmap_export_rdma(objs->mmap, objs->dev, &objs->mmap_desc,
+	                                  &objs->mmap_desc_size),
+	            "export the mmap");
+}
+
 /* Out of band: exports this side (and the responder's memory), hands the
  * descriptors over through files, takes the peer's and connects; once per
  * connection, in order. */
@@ -579,12 +592,10 @@ static doca_error_t export_and_connect(struct rdma_objects *objs)
 	char local[MAX_PARAM_LEN + 8], remote[MAX_PARAM_LEN + 8];
 	doca_error_t result;
 
-	/* The memory descriptor first: when the requester sees the connection
-	 * descriptor, the memory descriptor is there too. */
+	/* The resource (memory or event) descriptor first: when the requester sees the connection
+	 * descriptor, that descriptor is there too. */
 	if (objs->exchange_mmap && !objs->is_requester) {
-		result = step(doca_mmap_export_rdma(objs->mmap, objs->dev, &objs->mmap_desc,
-		                                    &objs->mmap_desc_size),
-		              "export the mmap");
+		result = export_responder_descriptor(objs);
 		if (result == DOCA_SUCCESS)
 			result = write_descriptor_file(params->remote_mmap_desc_path,
 			                               objs->mmap_desc, objs->mmap_desc_size);
@@ -598,7 +609,8 @@ static doca_error_t export_and_connect(struct rdma_objects *objs)
 		                               &connection),
 		              "export the RDMA connection");
 		if (result == DOCA_SUCCESS)
-			result = write_descriptor_file(local, objs->conn_desc, objs->conn_desc_size);
+			result =
+			        write_descriptor_file(local, objs->conn_desc, objs->conn_desc_size);
 		if (result != DOCA_SUCCESS)
 			return result;
 		DOCA_LOG_INFO("Connection descriptor in %s; waiting for the peer's in %s", local,
@@ -607,8 +619,8 @@ static doca_error_t export_and_connect(struct rdma_objects *objs)
 		objs->peer_conn_desc = NULL;
 		result = read_peer_file(remote, &objs->peer_conn_desc, &objs->peer_conn_desc_size);
 		if (result == DOCA_SUCCESS && i == 0 && objs->exchange_mmap && objs->is_requester)
-			result = read_peer_file(params->remote_mmap_desc_path, &objs->peer_mmap_desc,
-			                        &objs->peer_mmap_desc_size);
+			result = read_peer_file(params->remote_mmap_desc_path,
+			                        &objs->peer_mmap_desc, &objs->peer_mmap_desc_size);
 		if (result == DOCA_SUCCESS)
 			result = step(doca_rdma_connect(objs->rdma, objs->peer_conn_desc,
 			                                objs->peer_conn_desc_size, connection),
@@ -675,10 +687,11 @@ static void rdma_cm_disconnect_all(struct rdma_objects *objs)
 	}
 }
 
-/* --- RDMA-CM: the memory descriptor over the connection ---------------------- */
+/* --- RDMA-CM: the resource descriptor over the connection -------------------- */
 
-/* Responder: its doca_mmap_export_rdma() blob, sent from an mmap of its own
- * (the blob belongs to the local mmap), as DOCA's samples send it. */
+/* Responder: its export (doca_mmap_export_rdma()'s blob, or the sync
+ * event's), sent from a copy under an mmap of its own: the blob belongs to
+ * its exporter, which may go before the program's resources do. */
 static doca_error_t send_mmap_descriptor(struct rdma_objects *objs)
 {
 	struct doca_rdma_task_send *task;
@@ -686,19 +699,30 @@ static doca_error_t send_mmap_descriptor(struct rdma_objects *objs)
 	union doca_data task_user_data = { .ptr = NULL };
 	doca_error_t result;
 
-	result = step(doca_mmap_export_rdma(objs->mmap, objs->dev, &objs->mmap_desc,
-	                                    &objs->mmap_desc_size),
-	              "export the mmap");
+	result = export_responder_descriptor(objs);
+	if (result == DOCA_SUCCESS &&
+	    (objs->mmap_desc_size == 0 || objs->mmap_desc_size > MAX_DESCRIPTOR_LEN)) {
+		DOCA_LOG_ERR("A descriptor of %zu bytes: 1 to %d can be sent", objs->mmap_desc_size,
+		             MAX_DESCRIPTOR_LEN);
+		result = DOCA_ERROR_INVALID_VALUE;
+	}
+	if (result == DOCA_SUCCESS) {
+		objs->sent_desc = malloc(objs->mmap_desc_size);
+		if (objs->sent_desc == NULL)
+			result = step(DOCA_ERROR_NO_MEMORY, "copy the descriptor");
+	}
 	if (result == DOCA_SUCCESS && objs->inventory == NULL)
 		result = create_buf_inventory(objs);
-	if (result == DOCA_SUCCESS)
-		result = create_local_mmap(objs, (void *)objs->mmap_desc, objs->mmap_desc_size,
-		                           DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, &objs->desc_mmap);
+	if (result != DOCA_SUCCESS)
+		return result;
+	memcpy(objs->sent_desc, objs->mmap_desc, objs->mmap_desc_size);
+	result = create_local_mmap(objs, objs->sent_desc, objs->mmap_desc_size,
+	                           DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, &objs->desc_mmap);
 	if (result != DOCA_SUCCESS)
 		return result;
 	result = step(doca_buf_inventory_buf_get_by_data(objs->inventory, objs->desc_mmap,
-	                                                 (void *)objs->mmap_desc,
-	                                                 objs->mmap_desc_size, &buf),
+	                                                 objs->sent_desc, objs->mmap_desc_size,
+	                                                 &buf),
 	              "get the descriptor's buffer");
 	if (result != DOCA_SUCCESS)
 		return result;
@@ -706,7 +730,7 @@ static doca_error_t send_mmap_descriptor(struct rdma_objects *objs)
 	                                                task_user_data, &task),
 	              "allocate the descriptor's send task");
 	if (result == DOCA_SUCCESS) {
-		DOCA_LOG_INFO("Sending the memory descriptor (%zu bytes) to the requester",
+		DOCA_LOG_INFO("Sending the resource descriptor (%zu bytes) to the requester",
 		              objs->mmap_desc_size);
 		result = step(doca_task_submit(doca_rdma_task_send_as_task(task)),
 		              "submit the descriptor's send task");
@@ -743,7 +767,7 @@ static doca_error_t receive_mmap_descriptor(struct rdma_objects *objs)
 	result = step(doca_rdma_task_receive_allocate_init(objs->rdma, buf, task_user_data, &task),
 	              "allocate the descriptor's receive task");
 	if (result == DOCA_SUCCESS) {
-		DOCA_LOG_INFO("Waiting for the responder's memory descriptor");
+		DOCA_LOG_INFO("Waiting for the responder's resource descriptor");
 		result = step(doca_task_submit(doca_rdma_task_receive_as_task(task)),
 		              "submit the descriptor's receive task");
 		if (result != DOCA_SUCCESS)
@@ -764,7 +788,7 @@ static void descriptor_sent_callback(struct doca_rdma_task_send *task,
 	(void)task_user_data;
 	doca_task_free(doca_rdma_task_send_as_task(task));
 	result = step(doca_buf_dec_refcount(buf, NULL), "release the descriptor's buffer");
-	DOCA_LOG_INFO("Memory descriptor sent");
+	DOCA_LOG_INFO("Resource descriptor sent");
 	if (result == DOCA_SUCCESS)
 		result = objs->connected(objs);
 	if (result != DOCA_SUCCESS)
@@ -780,7 +804,7 @@ static void descriptor_send_error_callback(struct doca_rdma_task_send *task,
 	doca_error_t status = doca_task_get_status(doca_rdma_task_send_as_task(task));
 
 	(void)task_user_data;
-	DOCA_LOG_ERR("Sending the memory descriptor failed: %s", doca_error_get_descr(status));
+	DOCA_LOG_ERR("Sending the resource descriptor failed: %s", doca_error_get_descr(status));
 	doca_task_free(doca_rdma_task_send_as_task(task));
 	(void)doca_buf_dec_refcount(buf, NULL);
 	fail_and_stop(objs, status);
@@ -801,7 +825,7 @@ static void descriptor_received_callback(struct doca_rdma_task_receive *task,
 	tmp = step(doca_buf_dec_refcount(buf, NULL), "release the descriptor's buffer");
 	DOCA_ERROR_PROPAGATE(result, tmp);
 	if (result == DOCA_SUCCESS) {
-		DOCA_LOG_INFO("Received the responder's memory descriptor (%zu bytes)",
+		DOCA_LOG_INFO("Received the responder's resource descriptor (%zu bytes)",
 		              objs->peer_mmap_desc_size);
 		result = objs->connected(objs);
 	}
@@ -817,7 +841,7 @@ static void descriptor_receive_error_callback(struct doca_rdma_task_receive *tas
 	doca_error_t status = doca_task_get_status(doca_rdma_task_receive_as_task(task));
 
 	(void)task_user_data;
-	DOCA_LOG_ERR("Receiving the memory descriptor failed: %s", doca_error_get_descr(status));
+	DOCA_LOG_ERR("Receiving the resource descriptor failed: %s", doca_error_get_descr(status));
 	(void)doca_buf_dec_refcount(doca_rdma_task_receive_get_dst_buf(task), NULL);
 	doca_task_free(doca_rdma_task_receive_as_task(task));
 	fail_and_stop(objs, status);
@@ -943,10 +967,9 @@ doca_error_t config_rdma_cm_callbacks_and_negotiation(struct rdma_objects *objs,
 		                                           NEGOTIATION_TASKS),
 		              "configure the descriptor's send task");
 	if (result == DOCA_SUCCESS && need_recv_task)
-		result = step(doca_rdma_task_receive_set_conf(objs->rdma,
-		                                              descriptor_received_callback,
-		                                              descriptor_receive_error_callback,
-		                                              NEGOTIATION_TASKS),
+		result = step(doca_rdma_task_receive_set_conf(
+		                      objs->rdma, descriptor_received_callback,
+		                      descriptor_receive_error_callback, NEGOTIATION_TASKS),
 		              "configure the descriptor's receive task");
 	if (result == DOCA_SUCCESS)
 		result = step(doca_rdma_set_connection_state_callbacks(

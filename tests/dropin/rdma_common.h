@@ -26,9 +26,11 @@
  * client and connects to it; the other is the server and listens on -lp. The
  * server accepts in its connection request callback; each side goes on from
  * its connection established callback. No files: the side that owns the
- * memory (write and read responders) sends its doca_mmap_export_rdma() blob
- * with a send task on the new connection, and the requester, which posted a
- * receive for it first, creates the remote mmap from what arrived. A
+ * memory or the event (write, read and sync-event responders) sends its
+ * doca_mmap_export_rdma() or doca_sync_event_export_to_remote_net() blob
+ * with a send task on the new connection, and the requester, which posts a
+ * receive for it once the connection is up (a send that comes sooner waits
+ * for it: RNR), creates the remote mmap or event from what arrived. A
  * requester that has finished a write or read disconnects, and its
  * responder takes the disconnection for the Enter a user of DOCA's samples
  * presses once the requester is done. Where such a user starts the client
@@ -67,7 +69,7 @@ struct rdma_params {
 	char device_name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
 	char local_desc_path[MAX_PARAM_LEN];
 	char remote_desc_path[MAX_PARAM_LEN];
-	char remote_mmap_desc_path[MAX_PARAM_LEN]; /* the responder's memory descriptor */
+	char remote_mmap_desc_path[MAX_PARAM_LEN]; /* the responder's memory or event descriptor */
 	char text[MAX_PARAM_LEN];                  /* -w, -r or -s: written, offered or sent */
 	uint32_t gid_index;
 	bool gid_index_set;
@@ -90,6 +92,9 @@ typedef doca_error_t (*rdma_step)(struct rdma_objects *objs);
 typedef doca_error_t (*rdma_connection_step)(struct rdma_objects *objs,
                                              struct doca_rdma_connection *connection,
                                              uint32_t index);
+/* The responder's export of what the requester works on: a blob the
+ * export's owner keeps, copied by the caller. */
+typedef doca_error_t (*rdma_export_step)(struct rdma_objects *objs, const void **desc, size_t *len);
 
 /* What a program holds, from allocate_rdma_resources() to destroy_rdma_resources(). */
 struct rdma_objects {
@@ -105,23 +110,27 @@ struct rdma_objects {
 	struct doca_rdma_connection *connection; /* the connection (the first of several) */
 	const void *conn_desc;                   /* ours, owned by the RDMA context */
 	size_t conn_desc_size;
-	const void *mmap_desc; /* ours, owned by the mmap */
+	const void *mmap_desc; /* ours, owned by the mmap (or the export's owner) */
 	size_t mmap_desc_size;
+	/* What the responder exports: its mmap unless set (the sync-event
+	 * responder exports its event). */
+	rdma_export_step export_resource;
 	char *peer_conn_desc; /* read from the peer's files, freed on destroy */
 	size_t peer_conn_desc_size;
 	char *peer_mmap_desc; /* from a file, or (RDMA-CM) the receive's memory */
 	size_t peer_mmap_desc_size;
 	/* RDMA-CM */
-	bool is_client;                  /* -sa given: connects; else listens */
-	struct doca_rdma_addr *cm_addr;  /* the client's server address */
-	struct doca_mmap *desc_mmap;     /* over the descriptor sent or received */
-	bool cm_retry;                   /* the client connects again once the time comes */
-	uint32_t cm_attempts;            /* connect_to_addr calls so far */
+	bool is_client;                 /* -sa given: connects; else listens */
+	struct doca_rdma_addr *cm_addr; /* the client's server address */
+	struct doca_mmap *desc_mmap;    /* over the descriptor sent or received */
+	char *sent_desc;                /* the responder's copy of what it sends */
+	bool cm_retry;                  /* the client connects again once the time comes */
+	uint32_t cm_attempts;           /* connect_to_addr calls so far */
 	long long cm_retry_at_ms;
-	long long cm_give_up_at_ms;      /* PEER_WAIT_SECONDS after the start */
-	rdma_step peer_done;             /* responders: once the requester has disconnected */
-	bool peer_disconnected;          /* a disconnection callback came */
-	uint32_t num_requests;           /* server: requests accepted (their user data) */
+	long long cm_give_up_at_ms; /* PEER_WAIT_SECONDS after the start */
+	rdma_step peer_done;        /* responders: once the requester has disconnected */
+	bool peer_disconnected;     /* a disconnection callback came */
+	uint32_t num_requests;      /* server: requests accepted (their user data) */
 	struct doca_rdma_connection *requested[MAX_CONNECTIONS]; /* by user data */
 	/* Every program: its connections in the order they came up. */
 	uint32_t expected_connections; /* 1, or -nc */
@@ -131,8 +140,8 @@ struct rdma_objects {
 	rdma_connection_step connection_ready; /* multi-connection programs */
 	struct doca_buf *src_buf;
 	struct doca_buf *dst_buf;
-	bool is_requester;   /* the side that imports the memory descriptor */
-	bool exchange_mmap;  /* the responder exports its memory (write, read) */
+	bool is_requester;   /* the side that imports the responder's descriptor */
+	bool exchange_mmap;  /* the responder exports its memory or event (not send) */
 	bool multi_conn;     /* descriptor files are named "<path>-<index>" */
 	rdma_step connected; /* the program's step once connected (all of them) */
 	uint32_t tasks_in_flight;
@@ -169,7 +178,7 @@ doca_error_t create_buf_inventory(struct rdma_objects *objs);
 doca_error_t destroy_buf_inventory(struct rdma_objects *objs);
 
 /* With -cm: the four connection callbacks, and the send (responder) or
- * receive (requester) tasks that carry the memory descriptor. Before the
+ * receive (requester) tasks that carry the resource descriptor. Before the
  * context starts. */
 doca_error_t config_rdma_cm_callbacks_and_negotiation(struct rdma_objects *objs,
                                                       bool need_send_task, bool need_recv_task);

@@ -33,8 +33,7 @@ struct multi_receive {
 
 /* The connection that got user data `index` when it came: a server's in the
  * order of requests, out of band and a client's in the order of connects. */
-static struct doca_rdma_connection *connection_of(const struct rdma_objects *objs,
-                                                  uint64_t index)
+static struct doca_rdma_connection *connection_of(const struct rdma_objects *objs, uint64_t index)
 {
 	if (objs->params->use_rdma_cm && !objs->is_client)
 		return index < objs->num_requests ? objs->requested[index] : NULL;
@@ -67,7 +66,8 @@ static doca_error_t print_message(struct rdma_objects *objs, struct doca_rdma_ta
 	if (result == DOCA_SUCCESS)
 		result = doca_buf_get_data_len(dst, &len);
 	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to read the receive's result: %s", doca_error_get_descr(result));
+		DOCA_LOG_ERR("Failed to read the receive's result: %s",
+		             doca_error_get_descr(result));
 		return result;
 	}
 	if (connection_of(objs, connection_user_data.u64) != connection) {
@@ -115,8 +115,8 @@ static void receive_error_callback(struct doca_rdma_task_receive *task,
 	struct multi_receive *program = ctx_user_data.ptr;
 	doca_error_t status = doca_task_get_status(doca_rdma_task_receive_as_task(task));
 
-	DOCA_LOG_ERR("RDMA receive task %llu failed: %s",
-	             (unsigned long long)task_user_data.u64, doca_error_get_descr(status));
+	DOCA_LOG_ERR("RDMA receive task %llu failed: %s", (unsigned long long)task_user_data.u64,
+	             doca_error_get_descr(status));
 	(void)doca_buf_dec_refcount(doca_rdma_task_receive_get_dst_buf(task), NULL);
 	doca_task_free(doca_rdma_task_receive_as_task(task));
 	DOCA_ERROR_PROPAGATE(program->objs.first_error, status);
@@ -133,9 +133,8 @@ static doca_error_t post_receive_for(struct rdma_objects *objs,
 	doca_error_t result;
 
 	(void)connection;
-	result = doca_buf_inventory_buf_get_by_addr(objs->inventory, objs->mmap,
-	                                            objs->memrange + index * SLOT_LEN, SLOT_LEN,
-	                                            &dst);
+	result = doca_buf_inventory_buf_get_by_addr(
+	        objs->inventory, objs->mmap, objs->memrange + index * SLOT_LEN, SLOT_LEN, &dst);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Failed to get receive buffer %u: %s", index,
 		             doca_error_get_descr(result));

@@ -5,14 +5,16 @@
 # meson + ninja with CC, CMake with CC, and meson with clang. For each build
 # and each transport (shared memory, TCP) it runs every pair and checks the
 # bytes that arrived (or the sync-event exchange) and both exit codes; it
-# checks -h and a refused flag. The pairs connect out of band (descriptor
-# files) and, for write, read and send/receive, through RDMA-CM (-cm: the
-# responder or receiver listens, the requester or sender connects to
-# 127.0.0.1, once to ::1); the multi-connection pair makes 4 connections
-# each way (RDMA-CM) or 3 (files) and must see each connection's message
-# once, on the right connection; and as DOCA runs its multi-connection
-# samples with RDMA-CM, a receiver serves 3 sender processes of one
-# connection each. The DOCA 2.2 programs of v22/ build with meson through
+# checks -h and refused flags. The pairs connect out of band (descriptor
+# files) and through RDMA-CM (-cm: the responder or receiver listens, the
+# requester or sender connects to 127.0.0.1, or ::1 where the host has it;
+# the memory or sync-event descriptor goes over the new connection): write,
+# read, send/receive, sync event, write with immediate, and send with
+# immediate over IPv6. The multi-connection pair makes 4 connections
+# (RDMA-CM, the sender connecting and then the receiver) or 3 (files) and
+# must see each connection's message once, on the right connection; and as
+# DOCA runs its multi-connection samples with RDMA-CM, a receiver serves 3
+# sender processes of one connection each. The DOCA 2.2 programs of v22/ build with meson through
 # the prefix's pkgconfig/doca-2.2 and run as pairs, with each other and
 # with 3.x ones.
 # Then the stress case, on the meson build: rdma_receive (which stops its
@@ -176,26 +178,38 @@ check_pair() {
 	fi
 }
 
-# check_multi NAME COUNT TEXT - runs the multi-connection pair in $d: the
-# receiver must print each of the sender's COUNT messages once, on the
-# connection whose user data (its place in the order of connecting) is the
-# index the sender put in the message, and no other message.
+# check_multi NAME COUNT TEXT [swapped] - runs the multi-connection pair in
+# $d (resp_cmd the receiver, req_cmd the sender; swapped: the other way
+# round): the receiver must print each of the sender's COUNT messages once,
+# on the connection whose user data (its place in the order of connecting)
+# is the index the sender put in the message, and no other message; and the
+# COUNT messages must come on COUNT different connection ids.
 check_multi() {
-	local resp_log="$d/$1-receive.log" req_log="$d/$1-send.log" i seen
-	if ! run_pair "$LIMIT" "$resp_log" "$req_log"; then
-		fail "$run $1: a program failed" "$resp_log" "$req_log"
+	local recv_log="$d/$1-receive.log" send_log="$d/$1-send.log" i seen
+	local bg_log=$recv_log fg_log=$send_log
+	if [ "${4:-}" = swapped ]; then
+		bg_log=$send_log fg_log=$recv_log
+	fi
+	if ! run_pair "$LIMIT" "$bg_log" "$fg_log"; then
+		fail "$run $1: a program failed" "$recv_log" "$send_log"
 		return
 	fi
 	for ((i = 0; i < $2; i++)); do
-		seen=$(grep -cF -- "(user data $i): \"$3 (sender connection $i)\"" "$resp_log" || true)
+		seen=$(grep -cF -- "(user data $i): \"$3 (sender connection $i)\"" "$recv_log" || true)
 		if [ "$seen" -ne 1 ]; then
-			fail "$run $1: connection $i's message seen $seen times" "$resp_log" "$req_log"
+			fail "$run $1: connection $i's message seen $seen times" "$recv_log" "$send_log"
 			return
 		fi
 	done
-	seen=$(grep -c ": message on connection id " "$resp_log" || true)
+	seen=$(grep -c ": message on connection id " "$recv_log" || true)
 	if [ "$seen" -ne "$2" ]; then
-		fail "$run $1: $seen messages, $2 expected" "$resp_log" "$req_log"
+		fail "$run $1: $seen messages, $2 expected" "$recv_log" "$send_log"
+		return
+	fi
+	# Each message on a connection of its own: COUNT different ids.
+	seen=$(grep -o ": message on connection id [0-9]*" "$recv_log" | sort -u | wc -l)
+	if [ "$seen" -ne "$2" ]; then
+		fail "$run $1: $2 messages on $seen connection ids" "$recv_log" "$send_log"
 		return
 	fi
 	echo "ok: $run $1"
@@ -279,6 +293,16 @@ for tool in "${builds[@]}"; do
 	if "$bin/doca_rdma_send" -d sdoca_lo --no-such-flag >"$bad" 2>&1 ||
 		"$bin/doca_rdma_receive" -ld "$work/unused.desc" >>"$bad" 2>&1; then
 		fail "$tool: an unknown flag or a missing -d was accepted" "$bad"
+	fi
+	# Out of range: a port and a number of connections.
+	if timeout -s KILL 10 "$bin/doca_rdma_receive" -d sdoca_lo -cm -lp 65536 >"$bad" 2>&1 ||
+		timeout -s KILL 10 "$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -nc 0 \
+			>>"$bad" 2>&1 ||
+		timeout -s KILL 10 "$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -nc 17 \
+			>>"$bad" 2>&1; then
+		fail "$tool: -lp 65536, -nc 0 or -nc 17 was accepted" "$bad"
+	elif [ "$(grep -c "The port must be\|The number of connections must be" "$bad")" -ne 3 ]; then
+		fail "$tool: -lp 65536, -nc 0 and -nc 17 not refused for their range" "$bad"
 	fi
 
 	for transport in shm tcp; do
@@ -371,6 +395,23 @@ for tool in "${builds[@]}"; do
 			-s "sent over RDMA-CM $text")
 		check_pair send_cm "\"sent over RDMA-CM $text\"" "RDMA send task was done successfully"
 
+		# The sync event's descriptor, and the write with immediate's
+		# memory descriptor, over the connection too.
+		next_port
+		resp_cmd=("$bin/doca_rdma_sync_event_responder" -d sdoca_lo -cm -lp "$port")
+		req_cmd=("$bin/doca_rdma_sync_event_requester" -d sdoca_lo -cm -sa 127.0.0.1
+			-sat ipv4 -lp "$port")
+		check_pair sync_event_cm "The requester notified completion" \
+			"Remote sync event get read the responder's answer: 2"
+
+		next_port
+		resp_cmd=("$bin/doca_rdma_write_immediate_responder" -d sdoca_lo -cm -lp "$port")
+		req_cmd=("$bin/doca_rdma_write_immediate_requester" -d sdoca_lo -cm -sa 127.0.0.1
+			-lp "$port" -w "written with immediate over RDMA-CM $text")
+		check_pair write_immediate_cm \
+			"Requester has written with immediate 0xabcd: \"written with immediate over RDMA-CM $text\"" \
+			"RDMA write with immediate task was done successfully"
+
 		if [ "$have_ipv6" -eq 1 ]; then
 			next_port
 			resp_cmd=("$bin/doca_rdma_write_responder" -d sdoca_lo -cm -lp "$port")
@@ -379,8 +420,16 @@ for tool in "${builds[@]}"; do
 			check_pair write_cm_ipv6 \
 				"Requester has written: \"written over RDMA-CM and IPv6 $text\"" \
 				"RDMA write task was done successfully"
+
+			next_port
+			resp_cmd=("$bin/doca_rdma_receive_immediate" -d sdoca_lo -cm -lp "$port")
+			req_cmd=("$bin/doca_rdma_send_immediate" -d sdoca_lo -cm -sa ::1 -sat ipv6
+				-lp "$port" -s "sent with immediate over IPv6 $text")
+			check_pair send_immediate_cm_ipv6 \
+				"Message received with immediate 0xabcd: \"sent with immediate over IPv6 $text\"" \
+				"RDMA send with immediate task was done successfully"
 		else
-			echo "skip: $run write_cm_ipv6: this host has no ::1"
+			echo "skip: $run write_cm_ipv6, send_immediate_cm_ipv6: this host has no ::1"
 		fi
 
 		# Many connections in one context: through RDMA-CM (the sender
@@ -392,6 +441,14 @@ for tool in "${builds[@]}"; do
 		req_cmd=("$bin/doca_rdma_multi_conn_send" -d sdoca_lo -cm -sa 127.0.0.1
 			-lp "$port" -nc "$MULTI_CM" -s "multi $text")
 		check_multi multi_cm "$MULTI_CM" "multi $text"
+
+		# The other way round: the receiver connects, the sender listens.
+		next_port
+		resp_cmd=("$bin/doca_rdma_multi_conn_send" -d sdoca_lo -cm -lp "$port"
+			-nc "$MULTI_CM" -s "multi reversed $text")
+		req_cmd=("$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -sa 127.0.0.1
+			-lp "$port" -nc "$MULTI_CM")
+		check_multi multi_cm_reversed "$MULTI_CM" "multi reversed $text" swapped
 
 		resp_cmd=("$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -nc "$MULTI_OOB"
 			-ld "$d/multi-recv.desc" -re "$d/multi-send.desc")
