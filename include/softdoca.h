@@ -31,6 +31,7 @@ DOCA_STABLE uint32_t softdoca_num_memory_keys(void);
 
 struct doca_devinfo;
 struct doca_rdma_connection;
+struct doca_dev;
 
 /* The most connections one RDMA context on this device can hold: the largest
  * value doca_rdma_set_max_num_connections() accepts (1024 on every softdoca
@@ -38,7 +39,33 @@ struct doca_rdma_connection;
 DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
         const struct doca_devinfo *devinfo, uint32_t *max_num_connections);
 
-/* What one RDMA connection did, as seen from this side. */
+/* The operation types counters split by, in the order of the wire's opcodes
+ * (docs/wire.md): index = opcode - 1. */
+enum softdoca_op_type {
+	SOFTDOCA_OP_WRITE,
+	SOFTDOCA_OP_WRITE_IMM,
+	SOFTDOCA_OP_SEND,
+	SOFTDOCA_OP_SEND_IMM,
+	SOFTDOCA_OP_READ,
+	SOFTDOCA_OP_ATOMIC_FA,
+	SOFTDOCA_OP_ATOMIC_CS,
+	SOFTDOCA_OP_SYNC_EVENT_GET, /* doca_rdma_task_remote_net_sync_event_get */
+	SOFTDOCA_OP_SYNC_EVENT_SET, /* ..._notify_set */
+	SOFTDOCA_OP_SYNC_EVENT_ADD, /* ..._notify_add */
+	SOFTDOCA_NUM_OP_TYPES
+};
+
+/* NAK syndromes, as on the wire (docs/wire.md); counters index by them (0 unused). */
+enum softdoca_syndrome {
+	SOFTDOCA_SYN_REMOTE_ACCESS = 1,      /* key, range, permission or alignment */
+	SOFTDOCA_SYN_REMOTE_INVALID = 2,     /* misaligned atomic, longer than the receive */
+	SOFTDOCA_SYN_RNR_RETRY_EXCEEDED = 3, /* no receive within the RNR retries */
+	SOFTDOCA_SYN_REMOTE_OPERATIONAL = 4, /* the responder could not execute it */
+	SOFTDOCA_NUM_SYNDROMES = 5
+};
+
+/* What one RDMA connection (or every connection of a device) did, as seen
+ * from this side. The totals are the sums of the arrays after them. */
 struct softdoca_rdma_counters {
 	uint64_t requests_posted;    /* sends, writes, reads, atomics submitted */
 	uint64_t requests_completed; /* ... and completed, with success or error */
@@ -51,11 +78,35 @@ struct softdoca_rdma_counters {
 	uint64_t naks_sent;          /* the peer's requests refused here */
 	uint64_t naks_received;      /* this side's requests the peer refused */
 	uint64_t timeouts;           /* requests failed for want of an answer */
+	/* By operation type: this side's requests and their bytes (payload, or
+	 * bytes a read asks for; 8 for atomics), and the peer's requests served
+	 * here and their bytes (placed, or read from here). */
+	uint64_t posted[SOFTDOCA_NUM_OP_TYPES];
+	uint64_t posted_bytes[SOFTDOCA_NUM_OP_TYPES];
+	uint64_t served[SOFTDOCA_NUM_OP_TYPES];
+	uint64_t served_bytes[SOFTDOCA_NUM_OP_TYPES];
+	/* NAKs by syndrome (enum softdoca_syndrome) */
+	uint64_t naks_sent_by_syndrome[SOFTDOCA_NUM_SYNDROMES];
+	uint64_t naks_received_by_syndrome[SOFTDOCA_NUM_SYNDROMES];
+	uint64_t requests_failed;   /* this side's requests completed with an error */
+	uint64_t strangers_dropped; /* messages from anyone but the peer, dropped unread */
+	uint64_t faults_injected;   /* faults injected on this connection (SOFTDOCA_FAULTS) */
 };
 
+/* Injects faults in this process from now on, as a specification in the
+ * syntax of SOFTDOCA_FAULTS (README.md, "Fault injection"), replacing what
+ * was set before (the environment's too); NULL or "" injects none. Faults of
+ * connections apply to connections exported afterwards. INVALID_VALUE, with
+ * a log line saying what is wrong, and nothing changes, for a specification
+ * that does not parse. */
+DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec);
+
+/* Faults injected in this process so far (each is also logged at INFO). */
+DOCA_STABLE uint64_t softdoca_faults_injected(void);
+
 /* Reads the counters of a connection (any thread), from its export or
- * request until its context stops, or until the callback that reported its
- * end returned. */
+ * request until its context is IDLE, or until the callback that reported its
+ * end returned (softdoca_dev_get_counters keeps its counts). */
 DOCA_STABLE doca_error_t
 softdoca_rdma_connection_get_counters(const struct doca_rdma_connection *rdma_connection,
                                       struct softdoca_rdma_counters *counters);
@@ -66,6 +117,12 @@ softdoca_rdma_connection_get_counters(const struct doca_rdma_connection *rdma_co
 DOCA_STABLE doca_error_t
 softdoca_rdma_connection_get_private_data(const struct doca_rdma_connection *rdma_connection,
                                           const void **private_data, uint8_t *private_data_len);
+
+/* Reads the counters of every connection this process had on a device, past
+ * and present, with the messages for no connection of the device that were
+ * dropped as strangers' (any thread). */
+DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
+                                                   struct softdoca_rdma_counters *counters);
 
 SOFTDOCA_END_DECLS
 

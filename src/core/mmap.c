@@ -19,6 +19,7 @@
 #include "core/blob.h"
 #include "core/bytes.h"
 #include "core/dev.h"
+#include "core/faults.h"
 #include "core/mmap.h"
 #include "core/sdk_log.h"
 
@@ -120,6 +121,9 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 	if (!mmap->range_set)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "doca_mmap_start: no memory range; call doca_mmap_set_memrange first");
+	status = sdoca_faults_check(SDOCA_FAULT_FAIL_MMAP, "doca_mmap_start");
+	if (status != DOCA_SUCCESS)
+		return status;
 	region = (struct sdoca_key_region){ .addr = (uintptr_t)mmap->addr,
 		                            .len = mmap->len,
 		                            .access = mmap->access,

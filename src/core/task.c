@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "core/ctx.h"
+#include "core/faults.h"
 #include "core/pe.h"
 #include "core/task.h"
 #include "core/sdk_log.h"
@@ -110,6 +111,13 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 		           "%s task allocation: tasks can be allocated only while the context is "
 		           "RUNNING",
 		           pool->type->name);
+	if (SDOCA_UNLIKELY(atomic_load_explicit(&sdoca_faults_process, memory_order_relaxed))) {
+		doca_error_t status =
+		        sdoca_faults_process_call(SDOCA_FAULT_FAIL_ALLOC, "a task allocation");
+
+		if (status != DOCA_SUCCESS)
+			return status;
+	}
 	t = sdoca_task_take(ctx, pool, user_data);
 	if (!t) {
 		SDOCA_DBG("%s task pool exhausted (%u tasks)", pool->type->name, pool->capacity);
@@ -150,6 +158,11 @@ static doca_error_t submit(struct doca_task *task)
 		           "doca_task_submit: %s tasks can be submitted only while the context is "
 		           "RUNNING",
 		           task->pool->type->name);
+	if (SDOCA_UNLIKELY(atomic_load_explicit(&sdoca_faults_process, memory_order_relaxed))) {
+		status = sdoca_faults_process_call(SDOCA_FAULT_FAIL_SUBMIT, "doca_task_submit");
+		if (status != DOCA_SUCCESS)
+			return status;
+	}
 	sdoca_task_submitting(task);
 	status = task->pool->type->submit(task);
 	if (status != DOCA_SUCCESS)

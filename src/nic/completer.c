@@ -71,6 +71,7 @@ static void complete_in_order(struct nic_qp *qp)
 		STAILQ_REMOVE_HEAD(&req->inflight, link);
 		req->num_inflight--;
 		qp->counters.requests_completed++;
+		qp->counters.requests_failed += wqe->status != DOCA_SUCCESS;
 		wqe->done(wqe, wqe->status);
 		completed++;
 	}
@@ -248,7 +249,7 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	wqe->answered = true;
 	switch (m->opcode) {
 	case NIC_OP_NAK:
-		qp->counters.naks_received++;
+		qp->counters.naks_received_by_syndrome[m->syndrome]++;
 		wqe->status = nic_syndrome_status(m->syndrome);
 		qp->req.nak_pending = true;
 		qp->req.nak_seq = m->seq;
@@ -317,8 +318,33 @@ void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 			*next_ns = deadline;
 		return;
 	}
-	wqe->answered = true;
-	wqe->status = DOCA_ERROR_TIME_OUT;
+	nic_comp_give_up(qp, "no answer from the peer (timeout)");
+}
+
+void nic_comp_give_up(struct nic_qp *qp, const char *why)
+{
+	struct nic_wqe *wqe = oldest_unanswered(qp);
+
+	if (wqe) {
+		wqe->answered = true;
+		wqe->status = DOCA_ERROR_TIME_OUT;
+	}
 	qp->counters.timeouts++;
-	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, "no answer from the peer (timeout)");
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true, why);
+}
+
+bool nic_comp_read_empty(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct nic_wqe *wqe = in_flight(qp, m->seq);
+
+	/* Not a read's answer (a broken peer): the usual path fails it. */
+	if (!wqe || wqe->answered || wqe->op != NIC_WR_READ || m->len > wqe->length ||
+	    after_refused(qp, m->seq))
+		return false;
+	xport_rx_release(qp->worker->xport, rx);
+	wqe->answered = true;
+	wqe->result_len = m->len;
+	qp->counters.bytes_read += m->len;
+	complete_in_order(qp);
+	return true;
 }

@@ -15,6 +15,9 @@
  *   completer.c  matches answers to requests, completes them in order
  *   srq.c        the shared receive queue of an RDMA context
  *   qp.c         queue pairs: connect info, connect, errors, life, teardown
+ *   binding.c    a connection reads only its peer's messages (secret, sender)
+ *   fault.c      faults injected on connections (SOFTDOCA_FAULTS)
+ *   stats.c      counters of connections and devices
  *   worker.c     a transport worker shared by the QPs of one PE and device;
  *                message dispatch; watching peer processes
  *   service.c    the thread that progresses workers the application does not
@@ -158,6 +161,7 @@ struct nic_qp_events {
 };
 
 struct nic_qp_attr {
+	uint32_t conn_id;    /* the connection's id (doca_rdma_connection_get_id) */
 	uint32_t access;     /* remote operations this side allows */
 	uint32_t send_queue; /* requests in flight at most */
 	uint8_t rnr_retry;   /* this side's RNR retry count (7 = forever) */
@@ -170,10 +174,12 @@ static inline bool nic_seq_after(uint32_t a, uint32_t b)
 	return (int32_t)(a - b) > 0;
 }
 
-/* A request the responder keeps until it can execute it. */
+/* A request the responder keeps until it can execute it (or a message that
+ * came before this side connected, unread until it knows the peer). */
 struct nic_held {
 	struct nic_msg msg;
 	struct xport_rx rx;
+	uint64_t arrived_ns; /* unverified only */
 	STAILQ_ENTRY(nic_held) link;
 };
 
@@ -221,6 +227,9 @@ struct nic_resp {
 	struct nic_held_list held;  /* their turn came; waiting to run (resp_queue.c) */
 	struct nic_held_list early; /* came before their turn, by sequence */
 	uint32_t num_held;          /* in both */
+	/* Messages that came before this side connected (binding.c). */
+	struct nic_held_list unverified;
+	uint32_t num_unverified;
 	/* A refused request whose NAK waits for the transfers before it
 	 * (landing.c): why (the responder's error class; 0 while none waits),
 	 * and which. Later requests are dropped meanwhile. */
@@ -258,7 +267,18 @@ struct nic_qp {
 	struct nic_srq *srq;
 	struct nic_qp_attr attr;
 	uint32_t wire_id;
-	uint64_t token;
+	uint64_t token; /* this side's, in its connection blob */
+	/* The connection's secrets (binding.c), once connected: what the peer's
+	 * messages carry, and what this side's carry. */
+	uint64_t rx_secret;
+	uint64_t tx_secret;
+	/* What the data path compares a message's secret with: rx_secret, or
+	 * never a match when the QP has faults (every message then takes the
+	 * slow path, which looks at them: no test of its own per message). */
+	uint64_t rx_check;
+	/* nic_post_send's queue limit: attr.send_queue, or 0 when the QP has
+	 * faults (every post takes the slow path, likewise). */
+	uint32_t post_limit;
 	enum nic_qp_state state;
 	doca_error_t error_status; /* what flushes requests once in NIC_QP_ERROR */
 	struct xport_ep *ep;
@@ -274,6 +294,7 @@ struct nic_qp {
 	 * until the deadline. */
 	bool cm_connecting;
 	uint64_t cm_deadline_ns;
+	struct nic_fault *fault; /* faults injected here (fault.c); NULL: none */
 	/* Life (nic_qp_get/put): one reference for the owner until destroy, one
 	 * for each request in flight and each transfer of the responder's; the
 	 * QP is freed when the last goes. */
@@ -312,6 +333,9 @@ struct nic_worker {
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
 	bool losses_pending;         /* a QP's peer.lost is set */
+	uint64_t stop_until_ns;      /* an injected stop (fault.c): no progress until then */
+	uint64_t stranger_log_ns;    /* when strangers' messages were last logged */
+	uint64_t strangers_unlogged; /* ... and how many were dropped since */
 	LIST_ENTRY(nic_worker) link; /* in the process's workers */
 };
 
@@ -328,8 +352,16 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
  * reported gone and (peers true) on same-host peers whose process exited:
  * a peer's death counts only after what it sent before dying (lock held). */
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
-/* The QP with this wire id and token, or NULL (lock held). */
-struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token);
+/* Calls fn for every worker, its lock held (and the list's). */
+void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);
+/* The QP with this wire id, or NULL (lock held). */
+static inline struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id)
+{
+	return wire_id < worker->num_qp_slots ? worker->qps[wire_id] : NULL;
+}
+/* Hands a message from the QP's peer to the responder or the completer; true
+ * if it kept the transport's rx. */
+bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* This kernel and PID namespace (a peer with the same can be watched). */
 void nic_host_identity(uint8_t boot_id[16], uint64_t *pidns);
 /* Watches a same-host peer's process (pidfd), so its death is noticed at
@@ -580,8 +612,59 @@ void nic_comp_sent(void *slot, doca_error_t status);
 void nic_comp_abandon(struct nic_qp *qp, doca_error_t status);
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+/* The peer stays silent past the retries: the oldest request fails with
+ * TIME_OUT and the connection breaks (the timeout; an injected break). */
+void nic_comp_give_up(struct nic_qp *qp, const char *why);
+/* A read response whose data is not placed, the read completed as if it
+ * had been (an injected fault for testing data checks); false, and nothing
+ * done, when it answers no read in flight. */
+bool nic_comp_read_empty(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
 /* The status a requester reports for a responder's syndrome. */
 doca_error_t nic_syndrome_status(uint32_t syndrome);
+
+/* --- binding.c --- */
+/* Whether a message for qp is its peer's: the connection's secret, over the
+ * transport connection to the peer (a load and two compares). */
+static inline bool nic_bind_ok(const struct nic_qp *qp, uint64_t secret, const struct xport_rx *rx)
+{
+	return secret == qp->rx_check && qp->ep && xport_rx_from(rx, qp->ep);
+}
+/* The same, whatever the QP's faults (slow paths). */
+static inline bool nic_bind_peer(const struct nic_qp *qp, uint64_t secret,
+                                 const struct xport_rx *rx)
+{
+	return secret == qp->rx_secret && qp->ep && xport_rx_from(rx, qp->ep);
+}
+/* A message that is not (yet) known to be the peer's: a QP with faults
+ * looks at it (fault.c) if it is; kept unread before this side connects
+ * (true: rx kept); else dropped and counted. */
+bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
+/* At connect: the messages kept unread go on if they are the peer's. */
+void nic_bind_release(struct nic_qp *qp);
+
+/* --- fault.c (the hooks are behind a test of qp->fault or stop_until_ns) --- */
+/* The faults that name the QP's connection, if any, at its creation. */
+void nic_fault_attach(struct nic_qp *qp, uint32_t conn_id);
+void nic_fault_detach(struct nic_qp *qp);
+/* A message from the peer: true if a fault took it (*kept: rx kept). */
+bool nic_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, bool *kept);
+/* This side posts a request (a connected QP): true if the connection
+ * breaks instead. */
+bool nic_fault_post(struct nic_qp *qp);
+/* Whether the worker is stopped now (it goes on once the stop is over). */
+bool nic_fault_stopped(struct nic_worker *w);
+/* Delayed messages due, an RNR over (lock held). */
+void nic_fault_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
+
+/* --- stats.c --- */
+/* to += from, every counter. */
+void nic_counters_add(struct softdoca_rdma_counters *to, const struct softdoca_rdma_counters *from);
+/* Fills the totals from the arrays they sum. */
+void nic_counters_finish(struct softdoca_rdma_counters *c);
+/* A QP goes: its device keeps what it counted (lock held). */
+void nic_stats_retire(const struct nic_worker *w, const struct softdoca_rdma_counters *c);
+/* The counters of every connection the process had on a device. */
+void nic_dev_counters(const char *ibdev_name, struct softdoca_rdma_counters *out);
 
 /* --- service.c --- */
 doca_error_t nic_service_add(struct nic_worker *worker);

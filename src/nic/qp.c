@@ -33,6 +33,7 @@ SDOCA_LOG_MODULE(qp);
 #define INFO_WIRE_ID 12
 #define INFO_TOKEN 16
 #define INFO_RNR_RETRY 24
+#define INFO_WIRE_VERSION 25
 #define INFO_ADDR_LEN 28
 #define INFO_BOOT_ID 32
 #define INFO_PIDNS 48
@@ -88,15 +89,20 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 	STAILQ_INIT(&qp->req.inflight);
 	STAILQ_INIT(&qp->resp.held);
 	STAILQ_INIT(&qp->resp.early);
+	STAILQ_INIT(&qp->resp.unverified);
 	STAILQ_INIT(&qp->resp.landing);
 	LIST_INIT(&qp->resp.moving);
 	qp->refs = 1; /* the owner's, until nic_qp_destroy */
+	nic_fault_attach(qp, attr->conn_id);
+	qp->post_limit = qp->fault ? 0 : attr->send_queue;
 	qp->owner = owner;
 	qp->events = events;
 	nic_lock(worker);
 	status = take_slot(worker, qp);
 	nic_unlock(worker);
 	if (status != DOCA_SUCCESS) {
+		if (qp->fault)
+			nic_fault_detach(qp);
 		free(qp);
 		return status;
 	}
@@ -119,6 +125,7 @@ size_t nic_qp_info(const struct nic_qp *qp, uint8_t *out, size_t cap)
 	sdoca_put_le32(out + INFO_WIRE_ID, qp->wire_id);
 	sdoca_put_le64(out + INFO_TOKEN, qp->token);
 	out[INFO_RNR_RETRY] = qp->attr.rnr_retry;
+	out[INFO_WIRE_VERSION] = NIC_WIRE_VERSION;
 	sdoca_put_le32(out + INFO_ADDR_LEN, (uint32_t)addr_len);
 	nic_host_identity(out + INFO_BOOT_ID, &pidns);
 	sdoca_put_le64(out + INFO_PIDNS, pidns);
@@ -141,7 +148,12 @@ doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
 	if (info[INFO_RNR_RETRY] > NIC_RNR_INFINITE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with RNR retry count %u",
 		           info[INFO_RNR_RETRY]);
-	for (int i = INFO_RNR_RETRY + 1; i < INFO_ADDR_LEN; i++)
+	if (info[INFO_WIRE_VERSION] != NIC_WIRE_VERSION)
+		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED,
+		           "the peer speaks soft-NIC wire version %u, this side %u (a softdoca "
+		           "release without connection binding writes 0)",
+		           info[INFO_WIRE_VERSION], NIC_WIRE_VERSION);
+	for (int i = INFO_WIRE_VERSION + 1; i < INFO_ADDR_LEN; i++)
 		if (info[i] != 0)
 			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 			           "connection info with reserved bytes set");
@@ -180,7 +192,14 @@ void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 	qp->peer.wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
 	qp->peer.token = sdoca_get_le64(info + INFO_TOKEN);
 	qp->peer.rnr_retry = info[INFO_RNR_RETRY];
-	qp->state = NIC_QP_RTS;
+	qp->tx_secret = nic_conn_secret(qp->peer.token, qp->token);
+	qp->rx_secret = nic_conn_secret(qp->token, qp->peer.token);
+	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
+	/* What came before: the peer's requests are held in INIT, as before
+	 * (nic_resp_connected decides on them); a goodbye closes it. */
+	nic_bind_release(qp);
+	if (qp->state == NIC_QP_INIT)
+		qp->state = NIC_QP_RTS;
 	qp->peer.last_heard_ns = nic_now_ns();
 	if (local && qp->peer.pid != (uint32_t)getpid())
 		nic_worker_watch_peer(qp);
@@ -259,7 +278,7 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 	if (m->opcode != NIC_OP_ACK)
 		nic_ack_flush(qp); /* answers and goodbyes leave in sequence order */
 	out.qp = qp->peer.wire_id;
-	out.token = qp->peer.token;
+	out.secret = qp->tx_secret;
 	len = nic_wire_encode(&out, hdr);
 	/* Mostly the transport takes it at once: no copy to keep. */
 	if (xport_send_now(qp->ep, hdr, len) != DOCA_ERROR_AGAIN)
@@ -285,6 +304,9 @@ static void close_transport(struct nic_qp *qp, bool force)
 
 void nic_qp_free(struct nic_qp *qp)
 {
+	nic_stats_retire(qp->worker, &qp->counters);
+	if (qp->fault)
+		nic_fault_detach(qp);
 	nic_worker_unwatch_peer(qp);
 	if (qp->ack.listed)
 		SLIST_REMOVE(&qp->worker->acks, qp, nic_qp, ack.link);
@@ -297,6 +319,7 @@ void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out)
 	nic_lock(qp->worker);
 	*out = qp->counters;
 	nic_unlock(qp->worker);
+	nic_counters_finish(out);
 }
 
 void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, const char *why)

@@ -21,7 +21,7 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 	struct nic_msg m = {
 		.opcode = (uint8_t)wqe->op,
 		.qp = qp->peer.wire_id,
-		.token = qp->peer.token,
+		.secret = qp->tx_secret,
 		.seq = wqe->seq,
 		.len = (uint32_t)wqe->length,
 		.key = wqe->rkey,
@@ -61,6 +61,32 @@ static void append_inflight(struct nic_qp *qp, struct nic_wqe *wqe)
 	nic_qp_get(qp);
 }
 
+/* The send queue looks full (post_limit): it may be, or the QP has faults to
+ * look at. DOCA_ERROR_IN_PROGRESS: go on and send. */
+static doca_error_t post_slow(struct nic_qp *qp, struct nic_wqe *wqe)
+{
+	nic_ack_settle(qp); /* some may be acknowledged already */
+	if (qp->req.num_inflight >= qp->attr.send_queue) {
+		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
+		return DOCA_ERROR_AGAIN;
+	}
+	if (!qp->fault || qp->state != NIC_QP_RTS || !nic_fault_post(qp))
+		return DOCA_ERROR_IN_PROGRESS;
+	/* Taken, never sent: it fails with the connection, as on RC. */
+	wqe->qp = qp;
+	wqe->seq = qp->req.next_seq++;
+	wqe->answered = false;
+	wqe->status = DOCA_SUCCESS;
+	wqe->outstanding = 0;
+	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
+	wqe->result_len = 0;
+	qp->counters.posted[wqe->op - 1]++;
+	qp->counters.posted_bytes[wqe->op - 1] += wqe->length;
+	append_inflight(qp, wqe);
+	nic_comp_give_up(qp, "injected: the transport's retries ran out");
+	return DOCA_SUCCESS;
+}
+
 doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 {
 	struct nic_worker *w = qp->worker;
@@ -80,12 +106,12 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		nic_unlock(w);
 		return status;
 	}
-	if (qp->req.num_inflight >= qp->attr.send_queue)
-		nic_ack_settle(qp); /* some may be acknowledged already */
-	if (qp->req.num_inflight >= qp->attr.send_queue) {
-		nic_unlock(w);
-		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
-		return DOCA_ERROR_AGAIN;
+	if (qp->req.num_inflight >= qp->post_limit) {
+		status = post_slow(qp, wqe);
+		if (status != DOCA_ERROR_IN_PROGRESS) {
+			nic_unlock(w);
+			return status;
+		}
 	}
 	wqe->qp = qp;
 	wqe->seq = qp->req.next_seq;
@@ -119,9 +145,8 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		           doca_error_get_name(status));
 	}
 	qp->req.next_seq++;
-	qp->counters.requests_posted++;
-	if (nic_op_has_payload(wqe->op))
-		qp->counters.bytes_sent += wqe->length;
+	qp->counters.posted[wqe->op - 1]++;
+	qp->counters.posted_bytes[wqe->op - 1] += wqe->length;
 	if (qp->req.num_inflight == 0)
 		qp->peer.heard = true; /* the timeout counts from here */
 	append_inflight(qp, wqe);

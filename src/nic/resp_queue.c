@@ -190,7 +190,9 @@ void nic_resp_drop_held(struct nic_qp *qp)
 {
 	drop_list(qp, &qp->resp.held);
 	drop_list(qp, &qp->resp.early);
+	drop_list(qp, &qp->resp.unverified);
 	qp->resp.num_held = 0;
+	qp->resp.num_unverified = 0;
 }
 
 /* How long the requester keeps retrying a request that waits (RNR). */

@@ -88,7 +88,7 @@ void nic_resp_nak(struct nic_qp *qp, uint32_t seq, uint32_t syndrome, const char
 
 	qp->resp.refusal = 0;
 	nic_qp_send_control(qp, &m);
-	qp->counters.naks_sent++;
+	qp->counters.naks_sent_by_syndrome[syndrome]++;
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, why);
 }
 
@@ -227,7 +227,7 @@ static enum resp_result respond_read(struct resp *r)
 		return RESP_ERR_INTERNAL;
 	r->key_held = false;
 	resp.qp = qp->peer.wire_id;
-	resp.token = qp->peer.token;
+	resp.secret = qp->tx_secret;
 	l->iov[0].base = (void *)(uintptr_t)r->m->raddr;
 	l->iov[0].len = r->m->len;
 	l->iovcnt = r->m->len ? 1 : 0;
@@ -407,9 +407,8 @@ enum resp_result nic_resp_run(struct nic_qp *qp, const struct nic_msg *m, struct
 
 	res = run_steps(&r, &at);
 	if (res == RESP_DONE || res == RESP_PLACING) {
-		qp->counters.requests_served++;
-		if (r.op->flags & NIC_OPF_PAYLOAD)
-			qp->counters.bytes_placed += m->len;
+		qp->counters.served[m->opcode - 1]++;
+		qp->counters.served_bytes[m->opcode - 1] += m->len;
 	} else if (res >= RESP_ERR_ACCESS) {
 		refuse(&r, res, step_names[at]);
 		return RESP_DONE;

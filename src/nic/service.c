@@ -161,6 +161,11 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 
 	nic_lock(w);
 	atomic_store(&w->svc_asleep, false);
+	if (SDOCA_UNLIKELY(w->stop_until_ns) && nic_fault_stopped(w)) {
+		next = w->stop_until_ns; /* an injected stop: nothing moves until then */
+		nic_unlock(w);
+		return next;
+	}
 	if (peers || w->losses_pending)
 		nic_worker_settle_losses(w, peers);
 	end = spin(w); /* it flushed the ACKs of what it received */
@@ -200,6 +205,10 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 	atomic_store(&w->svc_asleep, false);
 	if (!nic_trylock(w))
 		return next;
+	if (SDOCA_UNLIKELY(w->stop_until_ns) && nic_fault_stopped(w)) {
+		nic_unlock(w);
+		return next;
+	}
 	if (peers || w->losses_pending)
 		nic_worker_settle_losses(w, peers);
 	nic_ack_flush_all(w); /* the application may have stopped progressing */

@@ -172,7 +172,7 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	m->qp = sdoca_get_le32(p + 4);
 	m->seq = sdoca_get_le32(p + 8);
 	m->len = sdoca_get_le32(p + 12);
-	m->token = sdoca_get_le64(p + 16);
+	m->secret = sdoca_get_le64(p + 16);
 	if (m->len > NIC_MAX_MESSAGE)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s of %u bytes exceeds the 2 GiB limit",
 		           l->name, m->len);

@@ -9,7 +9,7 @@
  *   0 u8  version       4 u32 destination QP (the receiver's wire id)
  *   1 u8  opcode        8 u32 sequence (a request's, or the one a reply answers)
  *   2 u16 flags        12 u32 length (payload, or bytes asked for by a read)
- *                      16 u64 token (the receiver's, from its connection blob)
+ *                      16 u64 secret of the connection (both ends' tokens mixed)
  * then, by opcode: remote key (16) + remote address (8) for RDMA and sync-event
  * requests; immediate (4 + 4 pad); atomic and sync-event operands (8 or 16);
  * NAK syndrome (4 + 4 pad); atomic original value (8); a sync-event answer's
@@ -36,7 +36,10 @@
 #include "core/bytes.h"
 #include "core/keys.h"
 
-#define NIC_WIRE_VERSION 1
+/* 2: the secret both connection blobs contribute to, and messages only from
+ * the transport connection to the peer (version 1 carried the receiver's
+ * token, which anyone holding its blob knew). */
+#define NIC_WIRE_VERSION 2
 #define NIC_WIRE_MAX_HDR 72
 #define NIC_MAX_MESSAGE (1u << 31) /* 2 GiB, DOCA's cap */
 
@@ -83,7 +86,7 @@ struct nic_msg {
 	uint32_t qp;
 	uint32_t seq;
 	uint32_t len;
-	uint64_t token;
+	uint64_t secret; /* the connection's, towards its receiver (nic_conn_secret) */
 	struct sdoca_key key;
 	uint64_t raddr;
 	uint8_t imm[4];    /* a doca_be32_t, carried as bytes */
@@ -191,7 +194,7 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
 	sdoca_put_le32(out + 4, m->qp);
 	sdoca_put_le32(out + 8, m->seq);
 	sdoca_put_le32(out + 12, m->len);
-	sdoca_put_le64(out + 16, m->token);
+	sdoca_put_le64(out + 16, m->secret);
 	if (l->flags & (NIC_OPF_RKEY | NIC_OPF_EVENT)) {
 		sdoca_key_encode(&m->key, out + NIC_WIRE_COMMON);
 		sdoca_put_le64(out + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE, m->raddr);
@@ -213,6 +216,18 @@ static inline size_t nic_wire_encode(const struct nic_msg *m, uint8_t out[NIC_WI
  * INVALID_VALUE (with a log line) for anything malformed. */
 doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len,
                              struct nic_msg *m);
+
+/* The secret of the messages to the side whose connection blob carried
+ * `to_token`, from the side whose blob carried `from_token`: neither blob
+ * alone tells it (a mix, one-way per direction). */
+static inline uint64_t nic_conn_secret(uint64_t to_token, uint64_t from_token)
+{
+	uint64_t x = to_token ^ (from_token * 0x9e3779b97f4a7c15ull);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
 
 /* Header size of an opcode, 0 if unknown. */
 size_t nic_wire_header_size(uint8_t opcode);

@@ -70,28 +70,28 @@ uint64_t nic_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id, uint64_t token)
+/* A header that does not decode still names a QP and carries a secret at
+ * fixed offsets; if it is the QP's peer's, the connection goes to error
+ * rather than on with a bad peer. A stranger's is counted and dropped. */
+static void malformed(struct nic_worker *w, const uint8_t *hdr, size_t hdr_len,
+                      const struct xport_rx *rx)
 {
+	struct nic_msg m = { .opcode = hdr_len > 1 ? hdr[1] : 0 };
 	struct nic_qp *qp;
 
-	if (wire_id >= worker->num_qp_slots)
-		return NULL;
-	qp = worker->qps[wire_id];
-	return qp && qp->token == token ? qp : NULL;
-}
-
-/* A header that does not decode still names a QP at fixed offsets; if that
- * QP is real, the connection goes to error rather than on with a bad peer. */
-static void malformed(struct nic_worker *w, const uint8_t *hdr, size_t hdr_len)
-{
-	struct nic_qp *qp;
-
-	if (hdr_len < 24)
+	if (hdr_len < NIC_WIRE_COMMON)
 		return;
-	qp = nic_worker_find_qp(w, sdoca_get_le32(hdr + 4), sdoca_get_le64(hdr + 16));
-	if (qp)
+	qp = nic_worker_find_qp(w, sdoca_get_le32(hdr + 4));
+	if (!qp || qp->detached || qp->state == NIC_QP_INIT)
+		return;
+	if (nic_bind_peer(qp, sdoca_get_le64(hdr + 16), rx)) {
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
 		            "malformed message from the peer");
+	} else {
+		struct xport_rx none = { 0 };
+
+		nic_bind_refuse(qp, &m, &none); /* counts it: rx is released by the caller */
+	}
 }
 
 static void disconnected(struct nic_qp *qp)
@@ -117,33 +117,41 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 	struct nic_qp *qp;
 
 	if (nic_wire_decode(hdr, hdr_len, rx->len, &m) != DOCA_SUCCESS) {
-		malformed(w, hdr, hdr_len);
+		malformed(w, hdr, hdr_len, rx);
 		xport_rx_release(w->xport, rx);
 		return false;
 	}
-	qp = nic_worker_find_qp(w, m.qp, m.token);
+	qp = nic_worker_find_qp(w, m.qp);
 	if (!qp || qp->detached) {
 		/* A stale or forged message: nobody here expects it. */
 		SDOCA_DBG("dropping %s for unknown QP %u", nic_opcode_name(m.opcode), m.qp);
 		xport_rx_release(w->xport, rx);
 		return false;
 	}
+	/* A QP with faults fails this test on purpose: the slow path has them. */
+	if (SDOCA_UNLIKELY(!nic_bind_ok(qp, m.secret, rx)))
+		return nic_bind_refuse(qp, &m, rx);
+	return nic_worker_dispatch(qp, &m, rx);
+}
+
+bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
 	qp->peer.heard = true;
 	if (SDOCA_UNLIKELY(!qp->peer.up))
 		nic_qp_peer_up(qp);
-	if (nic_op_is_request(m.opcode)) {
+	if (nic_op_is_request(m->opcode)) {
 		/* A piggybacked ACK is applied after this side's next request leaves
 		 * (or at the next progress): what the peer asks for first, as a NIC
 		 * places data before the host reaps completions. */
-		if (m.has_ack)
-			nic_ack_defer_peer(qp, m.ack_seq);
-		return nic_resp_request(qp, &m, rx);
+		if (m->has_ack)
+			nic_ack_defer_peer(qp, m->ack_seq);
+		return nic_resp_request(qp, m, rx);
 	}
 	nic_ack_settle(qp);
-	if (m.opcode == NIC_OP_DISCONNECT)
+	if (m->opcode == NIC_OP_DISCONNECT)
 		disconnected(qp);
-	else if (m.opcode != NIC_OP_HELLO)
-		return nic_comp_reply(qp, &m, rx);
+	else if (m->opcode != NIC_OP_HELLO)
+		return nic_comp_reply(qp, m, rx);
 	return false;
 }
 
@@ -215,6 +223,20 @@ static void drain_qps(struct nic_worker *w)
 	if (has_qps(w))
 		SDOCA_WARN("transport still held connections after 2 s; closing it anyway");
 	nic_unlock(w);
+}
+
+void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg)
+{
+	struct nic_worker *w;
+
+	pthread_mutex_lock(&workers.lock);
+	LIST_FOREACH(w, &workers.list, link)
+	{
+		nic_lock(w);
+		fn(w, arg);
+		nic_unlock(w);
+	}
+	pthread_mutex_unlock(&workers.lock);
 }
 
 void nic_worker_put(struct nic_worker *worker)
@@ -329,6 +351,10 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
+	if (SDOCA_UNLIKELY(worker->stop_until_ns) && nic_fault_stopped(worker)) {
+		nic_unlock(worker);
+		return false;
+	}
 	if (locked)
 		*locked = true;
 	/* ACKs deferred by the last progress: the application had its chance to
@@ -408,6 +434,8 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 		nic_comp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
 			nic_resp_timers(qp, now_ns, &next);
+		if (worker->qps[i] == qp && SDOCA_UNLIKELY(qp->fault))
+			nic_fault_timers(qp, now_ns, &next);
 	}
 	return next;
 }

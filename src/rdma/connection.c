@@ -186,6 +186,7 @@ doca_error_t rdma_conn_create_qp(struct doca_rdma_connection *conn)
 		.send_queue = rdma->send_queue_size,
 		.rnr_retry = rdma->rnr_retry_count,
 		.timeout_ms = rdma->timeout_ms,
+		.conn_id = conn_id(conn),
 	};
 
 	return nic_qp_create(rdma->worker, &rdma->srq, &attr, conn, &qp_events, &conn->qp);
@@ -505,6 +506,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
 	RDMA_CHECK_CONN(conn);
 	SDOCA_CHECK_ARG(user_data);
 	*user_data = conn->user_data;
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
+                                                   struct softdoca_rdma_counters *counters)
+{
+	SDOCA_CHECK_ARG(dev);
+	SDOCA_CHECK_ARG(counters);
+	nic_dev_counters(dev->info.ibdev_name, counters);
 	return DOCA_SUCCESS;
 }
 

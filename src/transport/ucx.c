@@ -3,17 +3,18 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * The transport instance over UCX 1.13 active messages (xport_ucx_ops):
- * workers, endpoints and the data path; connection set-up through a
- * listener is in ucx_cm.c. What it does follows measurements of UCX 1.13.1
- * on Debian 12:
+ * workers and endpoints; requests and the data path are in ucx_op.c,
+ * connection set-up through a listener in ucx_cm.c. What it does follows
+ * measurements of UCX 1.13.1 on Debian 12:
  *
  *  - one UCP context per network interface (it fixes the devices UCX may
  *    use) and transport mode (SOFTDOCA_TRANSPORT); workers in SERIALIZED
  *    mode (the soft NIC locks);
  *  - endpoints with peer error handling, which on shared memory needs
  *    MM_ERROR_HANDLING=y, or UCX silently falls back to TCP;
- *  - completion records live in the space UCX reserves in each request, so
- *    the data path allocates nothing;
+ *  - completion records live in the space UCX reserves in each request
+ *    (ucx_op.c: what UCX completes inside a call waits for the next
+ *    progress);
  *  - libucs installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers when it loads;
  *    a program's signal handling is its own, so they are removed again;
  *  - UCX's own warnings are turned down to errors (see configure_globals);
@@ -41,8 +42,6 @@
 #include "transport/ucx_address.h"
 
 SDOCA_LOG_MODULE(ucx);
-
-#define XPORT_AM_ID 0x5d0a
 
 _Static_assert(sizeof(struct xport_iov) == sizeof(ucp_dt_iov_t) &&
                        offsetof(struct xport_iov, base) == offsetof(ucp_dt_iov_t, buffer) &&
@@ -93,29 +92,6 @@ static void __attribute__((constructor)) remove_ucx_signal_handlers(void)
 	}
 }
 
-static doca_error_t from_ucs(ucs_status_t status)
-{
-	switch (status) {
-	case UCS_OK:
-		return DOCA_SUCCESS;
-	case UCS_ERR_CANCELED:
-		return DOCA_ERROR_CONNECTION_ABORTED;
-	case UCS_ERR_NO_MEMORY:
-		return DOCA_ERROR_NO_MEMORY;
-	case UCS_ERR_MESSAGE_TRUNCATED:
-		return DOCA_ERROR_TOO_BIG;
-	case UCS_ERR_UNREACHABLE:
-	case UCS_ERR_CONNECTION_RESET:
-	case UCS_ERR_ENDPOINT_TIMEOUT:
-	case UCS_ERR_REJECTED:
-	case UCS_ERR_NOT_CONNECTED:
-		return DOCA_ERROR_CONNECTION_RESET;
-	default:
-		return DOCA_ERROR_IO_FAILED;
-	}
-}
-
-/* SOFTDOCA_TRANSPORT=auto|shm|tcp (INVALID_VALUE for anything else). */
 static doca_error_t mode_from_env(enum mode *mode)
 {
 	const char *env = getenv("SOFTDOCA_TRANSPORT");
@@ -192,10 +168,12 @@ static void configure_globals(void)
 static doca_error_t context_get(const char *ifname, enum mode mode, struct context **out)
 {
 	ucp_params_t params = {
-		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE,
+		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_REQUEST_SIZE |
+		              UCP_PARAM_FIELD_REQUEST_INIT,
 		.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
 		/* the operation record lives in front of every request handle */
-		.request_size = sizeof(struct xport_op),
+		.request_size = sizeof(struct ucx_op),
+		.request_init = ucx_request_init,
 	};
 	struct context *c;
 	ucp_config_t *config;
@@ -278,6 +256,12 @@ static ucs_status_t am_handler(void *arg, const void *header, size_t header_leng
 		.len = length,
 		.rndv = rndv,
 		.desc = keeps ? data : NULL,
+		/* Every softdoca message is sent with UCP_AM_SEND_FLAG_REPLY: UCX
+		 * names this worker's endpoint to the sender (an endpoint to a
+		 * stranger's worker is none of the soft NIC's). */
+		.sender = (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)
+		                  ? (uintptr_t)param->reply_ep
+		                  : 0,
 	};
 	bool hold = w->recv(w->recv_arg, header, header_length, &rx);
 
@@ -326,6 +310,7 @@ static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *
 	}
 	w->recv = recv;
 	w->recv_arg = recv_arg;
+	w->deferred_tail = &w->deferred;
 	am.arg = w;
 	st = ucp_worker_set_am_recv_handler(w->ucp, &am);
 	if (st == UCS_OK)
@@ -353,23 +338,57 @@ fail_ctx:
 	return DOCA_ERROR_INITIALIZATION;
 }
 
-/* UCX must not destroy a worker while endpoints are still closing. */
+static void flushed(void *request, ucs_status_t status, void *user_data)
+{
+	(void)request;
+	(void)status;
+	*(bool *)user_data = true;
+}
+
+/* Progresses until *done, or 2 s passed (false). */
+static bool progress_until(struct ucx_worker *worker, const bool *done, const unsigned int *count)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		ucx_deliver_deferred(worker);
+		if ((done && *done) || (count && *count == 0))
+			return true;
+		ucp_worker_progress(worker->ucp);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec > 2)
+			return false;
+	}
+}
+
+/* UCX must not destroy a worker while endpoints are still closing, nor
+ * while the transport lanes of closed ones are still being discarded: a
+ * discard that had to wait for resources sits in the lane's pending queue,
+ * and destroying the worker then asserts (seen on shared memory after a
+ * peer was resumed, bench/RESULTS.md "A resumed peer"). A worker flush
+ * waits for those too. */
 static void worker_destroy(struct xport_worker *xw)
 {
 	struct ucx_worker *worker = to_worker(xw);
-	struct timespec start, now;
+	ucp_request_param_t param = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+		.cb.send = flushed,
+	};
+	bool done = false;
+	void *request;
 
 	ucx_cm_close_all(worker);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (worker->closing > 0) {
-		ucp_worker_progress(worker->ucp);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec > 2) {
-			SDOCA_WARN("%u transport endpoint(s) did not close in 2 s",
-			           worker->closing);
-			break;
-		}
+	if (!progress_until(worker, NULL, &worker->closing))
+		SDOCA_WARN("%u transport endpoint(s) did not close in 2 s", worker->closing);
+	param.user_data = &done;
+	request = ucp_worker_flush_nbx(worker->ucp, &param);
+	if (UCS_PTR_IS_PTR(request)) {
+		if (!progress_until(worker, &done, NULL))
+			SDOCA_WARN("the transport worker did not flush in 2 s");
+		ucp_request_free(request);
 	}
+	ucx_deliver_deferred(worker);
 	ucp_worker_destroy(worker->ucp);
 	context_put(worker->ctx);
 	free(worker->address);
@@ -382,9 +401,16 @@ static void worker_address(const struct xport_worker *worker, const void **addr,
 	*len = to_worker(worker)->address_len;
 }
 
-static unsigned int worker_progress(struct xport_worker *worker)
+static unsigned int worker_progress(struct xport_worker *xw)
 {
-	return ucp_worker_progress(to_worker(worker)->ucp);
+	struct ucx_worker *worker = to_worker(xw);
+	unsigned int events = ucp_worker_progress(worker->ucp);
+
+	if (SDOCA_UNLIKELY(worker->deferred != NULL)) {
+		ucx_deliver_deferred(worker);
+		events++;
+	}
+	return events;
 }
 
 static bool worker_arm(struct xport_worker *worker)
@@ -396,7 +422,7 @@ static bool worker_arm(struct xport_worker *worker)
 static unsigned int worker_progress_cm(struct xport_worker *xw)
 {
 	struct ucx_worker *worker = to_worker(xw);
-	unsigned int events = ucp_worker_progress(worker->ucp);
+	unsigned int events = worker_progress(xw);
 
 	/* Set by UCX's async thread, which then also signals the fd. */
 	if (atomic_load_explicit(&worker->cm_ready, memory_order_relaxed))
@@ -424,7 +450,7 @@ static void ep_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 	e->state = UCX_EP_FAILED;
 	SDOCA_DBG("transport endpoint %p failed: %s", (void *)e, ucs_status_string(status));
 	if (e->on_error)
-		e->on_error(e->arg, from_ucs(status));
+		e->on_error(e->arg, ucx_doca_status(status));
 }
 
 struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error, void *arg)
@@ -437,7 +463,36 @@ struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error,
 	e->worker = worker;
 	e->on_error = on_error;
 	e->arg = arg;
+	e->next = worker->eps;
+	if (e->next)
+		e->next->prev = &e->next;
+	e->prev = &worker->eps;
+	worker->eps = e;
 	return e;
+}
+
+void ucx_ep_free(struct ucx_ep *e)
+{
+	if (!e)
+		return;
+	*e->prev = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	free(e);
+}
+
+/* A sender that is not e's own UCX endpoint: another of this worker's
+ * endpoints to the same peer worker is the peer too. UCX pairs the two
+ * processes' endpoints by creation order per peer, so two connections
+ * between the same workers made in different orders cross. */
+static bool ep_same_peer(const struct xport_ep *xep, uintptr_t sender)
+{
+	const struct ucx_ep *ep = to_ep(xep), *e;
+
+	for (e = ep->worker->eps; e; e = e->next)
+		if ((uintptr_t)e->ucp == sender)
+			return ep->peer_uuid != 0 && e->peer_uuid == ep->peer_uuid;
+	return false;
 }
 
 doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
@@ -464,6 +519,10 @@ doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
 		        "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "
 		        "same on both sides, and is the peer on this host for shm?)",
 		        ucs_status_string(st));
+	/* The worker id follows the address's header (xport_address_check). */
+	if (len > sizeof(e->peer_uuid))
+		memcpy(&e->peer_uuid, (const uint8_t *)addr + 1, sizeof(e->peer_uuid));
+	e->super.peer_id = (uintptr_t)e->ucp;
 	e->state = UCX_EP_READY;
 	return DOCA_SUCCESS;
 }
@@ -478,13 +537,14 @@ static doca_error_t ep_create(struct xport_worker *worker, const void *addr, siz
 		return DOCA_ERROR_NO_MEMORY;
 	status = ucx_ep_connect(e, addr, len);
 	if (status != DOCA_SUCCESS) {
-		free(e);
+		ucx_ep_free(e);
 		return status;
 	}
 	*ep = &e->super;
 	return DOCA_SUCCESS;
 }
 
+/* May run inside ucp_ep_close_nbx: ep_close counted the close first. */
 static void ep_closed(void *request, ucs_status_t status, void *user_data)
 {
 	struct ucx_ep *ep = user_data;
@@ -492,12 +552,16 @@ static void ep_closed(void *request, ucs_status_t status, void *user_data)
 	(void)status;
 	ucp_request_free(request);
 	ep->worker->closing--;
-	free(ep);
+	ucx_ep_free(ep);
 }
 
-/* Destroys the endpoint's transport connections at once. */
+/* Destroys the endpoint's transport connections at once. A forced close
+ * completes the endpoint's requests inside the call: they wait for the next
+ * progress (see struct ucx_op). ep_closed may free ep inside it too: nothing
+ * touches ep after the call but this. */
 static void force_close(struct ucx_ep *ep)
 {
+	struct ucx_worker *worker = ep->worker;
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
 		                UCP_OP_ATTR_FIELD_USER_DATA,
@@ -505,12 +569,16 @@ static void force_close(struct ucx_ep *ep)
 		.cb.send = ep_closed,
 		.user_data = ep,
 	};
-	void *request = ucp_ep_close_nbx(ep->ucp, &param);
+	void *request;
 
-	if (request == NULL || UCS_PTR_IS_ERR(request))
-		free(ep);
-	else
-		ep->worker->closing++;
+	worker->closing++;
+	worker->calls++;
+	request = ucp_ep_close_nbx(ep->ucp, &param);
+	worker->calls--;
+	if (request == NULL || UCS_PTR_IS_ERR(request)) {
+		worker->closing--;
+		ucx_ep_free(ep);
+	}
 }
 
 static void ep_flushed(void *request, ucs_status_t status, void *user_data)
@@ -530,6 +598,7 @@ static void ep_flushed(void *request, ucs_status_t status, void *user_data)
 static void ep_close(struct xport_ep *xep, bool force)
 {
 	struct ucx_ep *ep = to_ep(xep);
+	struct ucx_worker *worker = ep->worker;
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
 		.cb.send = ep_flushed,
@@ -541,144 +610,30 @@ static void ep_close(struct xport_ep *xep, bool force)
 	if (ep->conn)
 		ucx_cm_abandon(ep);
 	if (!ep->ucp) { /* a client that never connected */
-		free(ep);
+		ucx_ep_free(ep);
 		return;
 	}
 	if (force || ep->state == UCX_EP_FAILED) {
 		force_close(ep);
 		return;
 	}
+	/* As in force_close: ep_flushed may run inside the call. */
+	worker->closing++;
+	worker->calls++;
 	request = ucp_ep_flush_nbx(ep->ucp, &param);
-	if (request == NULL || UCS_PTR_IS_ERR(request))
+	worker->calls--;
+	if (request == NULL || UCS_PTR_IS_ERR(request)) {
+		worker->closing--;
 		force_close(ep);
-	else
-		ep->worker->closing++;
-}
-
-static void op_done(void *request, ucs_status_t status, void *user_data)
-{
-	(void)user_data;
-	xport_op_done(request, from_ucs(status));
-	ucp_request_free(request);
-}
-
-static void recv_done(void *request, ucs_status_t status, size_t length, void *user_data)
-{
-	(void)length;
-	op_done(request, status, user_data);
-}
-
-/* The UCX convention (NULL = done now, error pointer, request) as ours. */
-static doca_error_t track(void *request, xport_done_fn done, void *arg, struct xport_op **op,
-                          const char *what)
-{
-	struct xport_op *req = request;
-
-	if (op)
-		*op = NULL;
-	if (request == NULL)
-		return DOCA_SUCCESS;
-	if (UCS_PTR_IS_ERR(request)) {
-		SDOCA_DBG("%s failed: %s", what, ucs_status_string(UCS_PTR_STATUS(request)));
-		return from_ucs(UCS_PTR_STATUS(request));
 	}
-	req->done = done;
-	req->arg = arg;
-	if (op)
-		*op = req;
-	return DOCA_ERROR_IN_PROGRESS;
-}
-
-static doca_error_t ep_send(struct xport_ep *xep, const void *hdr, size_t hdr_len,
-                            const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-                            void *arg, struct xport_op **op)
-{
-	struct ucx_ep *ep = to_ep(xep);
-	/* UCX reads only the fields op_attr_mask names: the rest stays unset,
-	 * not zeroed on every message. */
-	ucp_request_param_t param;
-	const void *buffer = iov;
-	size_t count = iovcnt;
-
-	param.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE;
-	param.cb.send = op_done;
-	param.datatype = ucp_dt_make_iov();
-	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
-		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
-		                                  : DOCA_ERROR_NOT_CONNECTED;
-	if (iovcnt == 1) { /* contiguous: UCX has more protocols for it */
-		param.datatype = ucp_dt_make_contig(1);
-		buffer = iov[0].base;
-		count = iov[0].len;
-	} else if (iovcnt == 0) {
-		param.datatype = ucp_dt_make_contig(1);
-		buffer = NULL;
-		count = 0;
-	}
-	return track(ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, buffer, count, &param),
-	             done, arg, op, "send");
-}
-
-static doca_error_t ep_send_now(struct xport_ep *xep, const void *hdr, size_t hdr_len)
-{
-	struct ucx_ep *ep = to_ep(xep);
-	ucp_request_param_t param;
-	ucs_status_ptr_t request;
-
-	if (SDOCA_UNLIKELY(ep->state != UCX_EP_READY))
-		return ep->state == UCX_EP_FAILED ? DOCA_ERROR_CONNECTION_RESET
-		                                  : DOCA_ERROR_NOT_CONNECTED;
-	param.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_DATATYPE;
-	param.datatype = ucp_dt_make_contig(1);
-	request = ucp_am_send_nbx(ep->ucp, XPORT_AM_ID, hdr, hdr_len, NULL, 0, &param);
-	if (request == NULL)
-		return DOCA_SUCCESS;
-	if (UCS_PTR_IS_ERR(request) && UCS_PTR_STATUS(request) == UCS_ERR_NO_RESOURCE)
-		return DOCA_ERROR_AGAIN;
-	if (UCS_PTR_IS_PTR(request)) { /* not expected with FORCE_IMM_CMPL: it is on its way */
-		ucp_request_free(request);
-		return DOCA_SUCCESS;
-	}
-	return from_ucs(UCS_PTR_STATUS(request));
-}
-
-/* A rendezvous payload (xport_rx_receive copies eager ones). */
-static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
-                               const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
-                               void *arg, struct xport_op **op)
-{
-	ucp_request_param_t param = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_DATATYPE,
-		.cb.recv_am = recv_done,
-		.datatype = ucp_dt_make_iov(),
-	};
-	void *buffer = (void *)iov;
-	size_t count = iovcnt;
-	void *desc = rx->desc;
-
-	if (iovcnt == 1) {
-		param.datatype = ucp_dt_make_contig(1);
-		buffer = iov[0].base;
-		count = iov[0].len;
-	}
-	rx->desc = NULL;
-	return track(ucp_am_recv_data_nbx(to_worker(worker)->ucp, desc, buffer, count, &param),
-	             done, arg, op, "receive");
-}
-
-/* A rendezvous payload nobody receives costs nothing: UCX tells its sender it
- * is done when the descriptor kept for later is released. Not received into
- * a sink: a receive leaves a request that a closing endpoint asserts on. */
-static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
-{
-	ucp_am_data_release(to_worker(worker)->ucp, rx->desc);
 }
 
 #define UCX_OPS                                                                                    \
 	.name = "ucx", .worker_create = worker_create, .worker_destroy = worker_destroy,           \
 	.worker_address = worker_address, .worker_fd = worker_fd, .ep_create = ep_create,          \
-	.ep_close = ep_close, .send = ep_send, .send_now = ep_send_now, .rx_receive = rx_receive,  \
-	.rx_release = rx_release, .listen = ucx_cm_listen, .listener_port = ucx_cm_listener_port,  \
+	.ep_close = ep_close, .send = ucx_ep_send, .send_now = ucx_ep_send_now,                    \
+	.same_peer = ep_same_peer, .rx_receive = ucx_rx_receive, .rx_release = ucx_rx_release,     \
+	.listen = ucx_cm_listen, .listener_port = ucx_cm_listener_port,                            \
 	.listener_close = ucx_cm_listener_close, .accept = ucx_cm_accept, .reject = ucx_cm_reject, \
 	.connect = ucx_cm_connect
 

@@ -2,8 +2,9 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * The UCX instance's objects, shared by ucx.c (workers, endpoints, data) and
- * ucx_cm.c (connection set-up through a listening socket).
+ * The UCX instance's objects, shared by ucx.c (workers, endpoints), ucx_op.c
+ * (requests and the data path) and ucx_cm.c (connection set-up through a
+ * listening socket).
  */
 #ifndef SDOCA_TRANSPORT_UCX_H_
 #define SDOCA_TRANSPORT_UCX_H_
@@ -19,8 +20,26 @@ struct context;
 struct ucx_cm_conn;
 struct ucx_cm_listener;
 
+/* What softdoca keeps in the space UCX reserves in front of each request
+ * (ucp_params.request_size). UCX initialises it once per request object
+ * (request_init), and it is back to that state whenever UCX hands the
+ * object out again, so it never carries a previous use's owner. */
+struct ucx_op {
+	struct xport_op op;  /* the owner's callback, set once the call returned */
+	struct ucx_op *next; /* on the worker's deferred completions */
+	ucs_status_t status;
+	bool tracked;  /* handed to its owner: UCX's callback delivers to op */
+	bool finished; /* completed inside the call that made it: that call reports it */
+};
+
 struct ucx_worker {
 	struct xport_worker super;
+	/* Calls into UCX that may complete requests (send, receive, close) in
+	 * progress on this worker, and the completions they brought, delivered
+	 * at the end of the next progress: a callback never runs inside the
+	 * soft NIC's own call, half-way through its bookkeeping. */
+	unsigned int calls;
+	struct ucx_op *deferred, **deferred_tail;
 	struct context *ctx;
 	ucp_worker_h ucp;
 	int fd;
@@ -35,6 +54,7 @@ struct ucx_worker {
 	atomic_bool cm_ready;
 	struct ucx_cm_listener *listeners;
 	struct ucx_cm_conn *conns; /* handshakes in progress */
+	struct ucx_ep *eps;        /* every endpoint of the worker (ucx_ep_new .. free) */
 };
 
 enum ucx_ep_state {
@@ -51,8 +71,13 @@ struct ucx_ep {
 	xport_connected_fn connected; /* a client's: the handshake's outcome */
 	void *arg;
 	enum ucx_ep_state state;
-	struct ucx_cm_conn *conn; /* a client's handshake while connecting */
+	struct ucx_cm_conn *conn;    /* a client's handshake while connecting */
+	uint64_t peer_uuid;          /* the peer worker's id, from its address */
+	struct ucx_ep *next, **prev; /* in worker->eps */
 };
+
+/* The active-message id of every softdoca message. */
+#define XPORT_AM_ID 0x5d0a
 
 static inline struct ucx_worker *to_worker(const struct xport_worker *w)
 {
@@ -66,8 +91,25 @@ static inline struct ucx_ep *to_ep(const struct xport_ep *ep)
 
 /* ucx.c: an endpoint not yet connected to anything. */
 struct ucx_ep *ucx_ep_new(struct ucx_worker *worker, xport_ep_error_fn on_error, void *arg);
+/* ucx.c: unlinks and frees an endpoint (NULL: nothing). */
+void ucx_ep_free(struct ucx_ep *e);
 /* ucx.c: connects e to a peer's worker address (checked first). */
 doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len);
+
+/* ucx_op.c: requests, completions and the data path. */
+doca_error_t ucx_doca_status(ucs_status_t status);
+/* ucp_params.request_init: a request object's record, once. */
+void ucx_request_init(void *request);
+/* Delivers the completions that came inside calls (progress, teardown). */
+void ucx_deliver_deferred(struct ucx_worker *worker);
+doca_error_t ucx_ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len,
+                         const struct xport_iov *iov, size_t iovcnt, xport_done_fn done, void *arg,
+                         struct xport_op **op);
+doca_error_t ucx_ep_send_now(struct xport_ep *ep, const void *hdr, size_t hdr_len);
+doca_error_t ucx_rx_receive(struct xport_worker *worker, struct xport_rx *rx,
+                            const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
+                            void *arg, struct xport_op **op);
+void ucx_rx_release(struct xport_worker *worker, struct xport_rx *rx);
 
 /* ucx.c: the worker's ops after its listeners or handshakes changed. */
 void ucx_cm_active(struct ucx_worker *worker);

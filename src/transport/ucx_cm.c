@@ -455,7 +455,7 @@ doca_error_t ucx_cm_accept(struct xport_conn_request *request, const void *data,
 	if (status == DOCA_SUCCESS)
 		status = ucx_ep_connect(e, c->msg.addr, c->msg.addr_len);
 	if (status != DOCA_SUCCESS) {
-		free(e);
+		ucx_ep_free(e);
 		send_msg(c->fd, UCX_CM_REJECT, NULL, 0, NULL, 0);
 		conn_free(c);
 		return status;
@@ -503,7 +503,7 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 			c->fd = -1; /* not watched */
 			conn_free(c);
 		}
-		free(e);
+		ucx_ep_free(e);
 		close(fd);
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -515,7 +515,7 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 		c->hello_data = malloc(len);
 		if (!c->hello_data) {
 			conn_free(c);
-			free(e);
+			ucx_ep_free(e);
 			return DOCA_ERROR_NO_MEMORY;
 		}
 		memcpy(c->hello_data, data, len);

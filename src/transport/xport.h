@@ -41,6 +41,9 @@ struct xport_worker {
 };
 struct xport_ep {
 	const struct xport_ops *ops;
+	/* What xport_rx.sender is for a message that came over this endpoint
+	 * from its peer (0 until connected). */
+	uintptr_t peer_id;
 };
 struct xport_listener {
 	const struct xport_ops *ops;
@@ -88,6 +91,9 @@ struct xport_rx {
 	 * past the callback (rendezvous, or eager bytes it lets us keep), or our
 	 * copy once held. NULL: nothing to release. */
 	void *desc;
+	/* Who sent it, as the transport knows the sender (0: unknown): compared
+	 * with an endpoint's peer_id by xport_rx_from(). */
+	uintptr_t sender;
 };
 
 /* A message arrived. The callback either places or drops the payload before
@@ -127,6 +133,10 @@ struct xport_ops {
 	                     const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
 	                     void *arg, struct xport_op **op);
 	doca_error_t (*send_now)(struct xport_ep *ep, const void *hdr, size_t hdr_len);
+	/* Whether sender (not ep->peer_id) is another transport connection to
+	 * the same peer worker as ep's (the transport may pair two processes'
+	 * connections otherwise than they were made). */
+	bool (*same_peer)(const struct xport_ep *ep, uintptr_t sender);
 
 	/* A rendezvous payload only (eager ones are copied by xport_rx_copy). */
 	doca_error_t (*rx_receive)(struct xport_worker *worker, struct xport_rx *rx,
@@ -230,6 +240,14 @@ static inline doca_error_t xport_send_now(struct xport_ep *ep, const void *hdr, 
 	return ep->ops->send_now(ep, hdr, hdr_len);
 }
 
+/* Whether a message came from the peer ep is connected to (that process's
+ * transport worker), not from anyone else who learned its address. A
+ * compare in the common case. */
+static inline bool xport_rx_from(const struct xport_rx *rx, const struct xport_ep *ep)
+{
+	return rx->sender == ep->peer_id || (rx->sender != 0 && ep->ops->same_peer(ep, rx->sender));
+}
+
 /* Gives up on an operation in flight (its peer is lost or hung): done will
  * not be called, and the caller may reuse what the operation referred to. */
 static inline void xport_op_abandon(struct xport_op *op)
@@ -237,11 +255,15 @@ static inline void xport_op_abandon(struct xport_op *op)
 	op->done = NULL;
 }
 
-/* For instances: an operation finished; tells its owner unless abandoned. */
+/* For instances: an operation finished; tells its owner unless abandoned,
+ * and at most once. */
 static inline void xport_op_done(struct xport_op *op, doca_error_t status)
 {
-	if (op->done)
-		op->done(op->arg, status);
+	xport_done_fn done = op->done;
+
+	op->done = NULL;
+	if (done)
+		done(op->arg, status);
 }
 
 /* Marks a copy of rx that the receive callback keeps (it then returns true);

@@ -6,11 +6,13 @@
  *
  * Input: messages, each [flags u8][header length u8][payload length u16 le]
  * [header][payload], handed to the target's worker as if its peer had sent
- * them. Flag 1 writes the target QP's wire id and token into the header
- * (without them a message is for nobody); flag 2 writes the target mmap's
- * key and an address inside it into an RDMA request; flag 8 writes the key
- * and value address of the target's sync event instead (its get, set and
- * add requests); flag 4 has payloads
+ * them. Flag 1 writes the target QP's wire id and the connection's secret
+ * into the header (without them a message is for nobody, or a stranger's);
+ * flag 16 sends it from a worker the target never connected to (a stranger
+ * holding both connection blobs: it must be dropped); flag 2 writes the
+ * target mmap's key and an address inside it into an RDMA request; flag 8
+ * writes the key and value address of the target's sync event instead (its
+ * get, set and add requests); flag 4 has payloads
  * travel by rendezvous until the next message (landing a progress later,
  * with the landings, ACK and NAK ordering that brings). A fresh pair of
  * connected contexts per input. The target exports only the first half of
@@ -128,7 +130,7 @@ static void aim(uint8_t *hdr, size_t len, uint8_t flags, const struct nic_qp *qp
 {
 	if ((flags & 1) && len >= NIC_WIRE_COMMON) {
 		sdoca_put_le32(hdr + 4, qp->wire_id);
-		sdoca_put_le64(hdr + 16, qp->token);
+		sdoca_put_le64(hdr + 16, qp->rx_secret);
 	}
 	if ((flags & 2) && len >= NIC_WIRE_RDMA_EXT) {
 		uint64_t at =
@@ -188,7 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(hdr, data, hdr_len);
 		aim(hdr, hdr_len, flags, b.conn->qp, &mmap->key, ev);
 		fake_xport_rndv_from((flags & 4) ? 1 : 0);
-		if (!fake_xport_inject(worker_b, hdr, hdr_len, data + hdr_len, len))
+		if (!fake_xport_inject(worker_b, (flags & 16) ? -1 : (int)worker_b - 1, hdr,
+		                       hdr_len, data + hdr_len, len))
 			abort();
 		data += hdr_len + len;
 		size -= hdr_len + len;

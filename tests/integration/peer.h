@@ -44,7 +44,9 @@ struct result {
 };
 
 struct peer {
+	const char *scenario;
 	bool server;
+	bool stranger;
 	int listen_fd;
 	int oob[PEER_MAX_CONNS];
 	int num_peers;
@@ -149,11 +151,15 @@ void free_recv(struct posted_recv *pr);
  * as a program on real hardware would (volatile or atomic), never a plain read. */
 uint64_t mem_u64(const struct peer *p, size_t off);
 void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what);
+/* Connection 0 and its device counted every operation type, with its bytes,
+ * and no failure. */
+void expect_clean_counters(struct peer *p);
 
 /* --- scenarios (peer_scenarios.c) --- */
 struct scenario {
 	const char *name;
 	void (*server)(struct peer *p);
+	/* also a third process's, a stranger (p->stranger: run_pair.sh --stranger) */
 	void (*client)(struct peer *p);
 };
 extern const struct scenario scenarios[];
@@ -163,6 +169,9 @@ extern const struct scenario cm_scenarios[];
 /* Sets the connection callbacks of peer_cm.c (before the context starts). */
 void peer_cm_callbacks(struct peer *p);
 extern const struct scenario sync_scenarios[];
+extern const struct scenario resume_scenarios[];
+extern const struct scenario stranger_scenarios[];
+extern const struct scenario fault_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

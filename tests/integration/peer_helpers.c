@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <softdoca.h>
+
 #include "peer.h"
 
 void server_prepare(struct peer *p, size_t mem_len, uint32_t mmap_access)
@@ -213,4 +215,37 @@ void expect_pattern(const void *buf, size_t len, uint32_t seed, const char *what
 	long at = pattern_check(buf, len, seed);
 
 	EXPECT(at < 0, "%s: byte %ld of %zu differs", what, at, len);
+}
+
+/* Every operation type of the seven was counted, with its bytes, on the
+ * connection and on the device (no sync-event request: the ops scenario
+ * makes none); nothing was refused or timed out. */
+void expect_clean_counters(struct peer *p)
+{
+	struct softdoca_rdma_counters c, d;
+	uint64_t posted = 0;
+
+	CHECK(softdoca_rdma_connection_get_counters(p->conn[0], &c));
+	CHECK(softdoca_dev_get_counters(p->dev, &d));
+	for (int op = 0; op < SOFTDOCA_NUM_OP_TYPES; op++) {
+		if (op > SOFTDOCA_OP_ATOMIC_CS) {
+			EXPECT(c.posted[op] == 0, "%lu sync-event requests of type %d counted",
+			       (unsigned long)c.posted[op], op);
+			continue;
+		}
+		EXPECT(c.posted[op] > 0, "no request of type %d counted", op);
+		EXPECT(op == SOFTDOCA_OP_SEND || op == SOFTDOCA_OP_SEND_IMM ||
+		               op == SOFTDOCA_OP_WRITE_IMM || c.posted_bytes[op] > 0,
+		       "no bytes of type %d counted", op);
+		EXPECT(d.posted[op] >= c.posted[op], "the device counted fewer of type %d", op);
+		posted += c.posted[op];
+	}
+	EXPECT(c.requests_posted == posted && c.requests_completed == posted,
+	       "%lu posted, %lu completed, %lu by type", (unsigned long)c.requests_posted,
+	       (unsigned long)c.requests_completed, (unsigned long)posted);
+	EXPECT(c.posted_bytes[SOFTDOCA_OP_ATOMIC_FA] == 8 * c.posted[SOFTDOCA_OP_ATOMIC_FA],
+	       "atomics count 8 bytes each");
+	EXPECT(c.requests_failed == 0 && c.naks_received == 0 && c.timeouts == 0 &&
+	               c.strangers_dropped == 0,
+	       "failures counted on a connection where nothing failed");
 }

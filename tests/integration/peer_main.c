@@ -3,6 +3,7 @@
  *
  *   peer <scenario> server --port-file FILE [--iface IF]
  *   peer <scenario> client --host IP --port N [--iface IF]
+ *   peer <scenario> stranger --host IP --port N [--iface IF]
  *
  * Exits 0 when every check of the scenario passed on this side.
  */
@@ -16,18 +17,15 @@
 
 static const struct scenario *find(const char *name)
 {
-	for (const struct scenario *s = scenarios; s->name; s++)
-		if (strcmp(s->name, name) == 0)
-			return s;
-	for (const struct scenario *s = cm_scenarios; s->name; s++)
-		if (strcmp(s->name, name) == 0)
-			return s;
-	for (const struct scenario *s = arrival_scenarios; s->name; s++)
-		if (strcmp(s->name, name) == 0)
-			return s;
-	for (const struct scenario *s = sync_scenarios; s->name; s++)
-		if (strcmp(s->name, name) == 0)
-			return s;
+	static const struct scenario *const tables[] = {
+		scenarios,        cm_scenarios,       arrival_scenarios, sync_scenarios,
+		resume_scenarios, stranger_scenarios, fault_scenarios,
+	};
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (const struct scenario *s = tables[t]; s->name; s++)
+			if (strcmp(s->name, name) == 0)
+				return s;
 	for (const struct scenario *s = failure_scenarios; s->name; s++)
 		if (strcmp(s->name, name) == 0) {
 			failure_select(name);
@@ -48,6 +46,8 @@ int main(int argc, char **argv)
 		peer_usage(argv[0]);
 	p.server = a.server;
 	p.rounds = a.rounds;
+	p.scenario = a.scenario;
+	p.stranger = a.stranger;
 	doca_log_backend_create_standard();
 	peer_open(&p, a.iface);
 	if (p.server) {

@@ -170,6 +170,7 @@ void peer_args_parse(int argc, char **argv, struct peer_args *a)
 		peer_usage(argv[0]);
 	a->scenario = argv[1];
 	a->server = strcmp(argv[2], "server") == 0;
+	a->stranger = strcmp(argv[2], "stranger") == 0;
 	for (int i = 3; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--iface") == 0)
 			a->iface = argv[i + 1];

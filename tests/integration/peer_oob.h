@@ -34,6 +34,7 @@ uint64_t now_ms(void);
 struct peer_args {
 	const char *scenario;
 	bool server;
+	bool stranger; /* role "stranger": a third process (run_pair.sh --stranger) */
 	const char *iface, *port_file, *host;
 	int port, rounds;
 };

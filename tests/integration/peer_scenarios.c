@@ -13,8 +13,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include <softdoca.h>
-
 #include "peer.h"
 
 /* ------------------------------------------------------------------ */
@@ -409,6 +407,7 @@ static void ops_client(struct peer *p)
 	client_read_write_order(p);
 	client_sends(p);
 	client_atomics(p);
+	expect_clean_counters(p);
 	report(p, 0, "verify");
 	expect_ok_from_peer(p, 0);
 	report(p, 0, "bye");

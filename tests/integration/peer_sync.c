@@ -27,6 +27,7 @@
 #include <zlib.h>
 
 #include <doca_sync_event.h>
+#include <softdoca.h>
 
 #include "core/sync_event.h"
 #include "peer.h"
@@ -431,6 +432,23 @@ static void ops_server(struct peer *p)
 	peer_stop(p);
 }
 
+/* The connection counted each remote sync-event request by its type. */
+static void expect_sync_counters(struct peer *p, uint64_t gets, uint64_t sets, uint64_t adds)
+{
+	struct softdoca_rdma_counters c;
+
+	CHECK(softdoca_rdma_connection_get_counters(p->conn[0], &c));
+	EXPECT(c.posted[SOFTDOCA_OP_SYNC_EVENT_GET] == gets &&
+	               c.posted[SOFTDOCA_OP_SYNC_EVENT_SET] == sets &&
+	               c.posted[SOFTDOCA_OP_SYNC_EVENT_ADD] == adds,
+	       "sync-event requests counted: %lu get, %lu set, %lu add; sent %lu, %lu, %lu",
+	       (unsigned long)c.posted[SOFTDOCA_OP_SYNC_EVENT_GET],
+	       (unsigned long)c.posted[SOFTDOCA_OP_SYNC_EVENT_SET],
+	       (unsigned long)c.posted[SOFTDOCA_OP_SYNC_EVENT_ADD], (unsigned long)gets,
+	       (unsigned long)sets, (unsigned long)adds);
+	EXPECT(c.requests_failed == 0 && c.naks_received == 0, "sync-event requests failed");
+}
+
 static void ops_client(struct peer *p)
 {
 	struct doca_sync_event_remote_net *rev;
@@ -474,6 +492,7 @@ static void ops_client(struct peer *p)
 	sync_expect_value("2.5 get", v, 0x12AB05);
 	report(p, 0, "v25 done");
 	expect_ok_from_peer(p, 0);
+	expect_sync_counters(p, 5, 4, 3);
 	CHECK(doca_sync_event_remote_net_destroy(rev));
 	report(p, 0, "bye");
 	peer_stop(p);

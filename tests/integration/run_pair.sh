@@ -6,14 +6,17 @@
 #   run_pair.sh PEER SCENARIO TRANSPORT [--clients N] [--netns]
 #               [--server-exit CODE] [--client-exit CODE] [--stopped-server]
 #               [--one-client-exit CODE]   (one client exits with CODE, the rest 0)
+#               [--rounds N] [--stranger]
 #
 # The server writes its out-of-band port into a FIFO that this script reads
 # (no polling). Every process runs under `timeout`, so a hang fails the test.
+# --stranger also runs a third process, `peer SCENARIO stranger`, beside the
+# clients (from the clients' namespace), which must exit 0 too.
 set -u
 
 peer=$1 scenario=$2 transport=$3
 shift 3
-clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0 one_exit=
+clients=1 netns=0 server_exit=0 client_exit=0 stopped_server=0 one_exit= rounds=() stranger=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--clients) clients=$2; shift 2 ;;
@@ -22,6 +25,8 @@ while [ $# -gt 0 ]; do
 	--client-exit) client_exit=$2; shift 2 ;;
 	--stopped-server) stopped_server=1; server_exit=137; shift ;;
 	--one-client-exit) one_exit=$2; shift 2 ;;
+	--rounds) rounds=(--rounds "$2"); shift 2 ;;
+	--stranger) stranger=1; shift ;;
 	*) echo "unknown option $1"; exit 2 ;;
 	esac
 done
@@ -39,6 +44,7 @@ kill_tree() {
 
 cleanup() {
 	[ -n "${server_pid:-}" ] && kill_tree "$server_pid"
+	[ -n "${stranger_pid:-}" ] && kill_tree "$stranger_pid"
 	for pid in "${client_pids[@]:-}"; do [ -n "$pid" ] && kill_tree "$pid"; done
 	wait 2>/dev/null
 	[ -n "$ns_a" ] && ip netns del "$ns_a" 2>/dev/null
@@ -70,7 +76,7 @@ fi
 export SOFTDOCA_TRANSPORT=$transport
 mkfifo "$dir/port"
 "${server_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" server --port-file "$dir/port" \
-	--iface "$server_iface" >"$dir/server.log" 2>&1 &
+	--iface "$server_iface" "${rounds[@]}" >"$dir/server.log" 2>&1 &
 server_pid=$!
 if ! read -r -t 60 port <"$dir/port"; then
 	echo "FAIL: the server never listened"; cat "$dir/server.log"; exit 1
@@ -79,9 +85,15 @@ fi
 client_pids=()
 for i in $(seq 1 "$clients"); do
 	"${client_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" client --host "$host" \
-		--port "$port" --iface "$client_iface" >"$dir/client$i.log" 2>&1 &
+		--port "$port" --iface "$client_iface" "${rounds[@]}" >"$dir/client$i.log" 2>&1 &
 	client_pids+=($!)
 done
+
+if [ "$stranger" = 1 ]; then
+	"${client_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" stranger --host "$host" \
+		--port "$port" --iface "$client_iface" >"$dir/stranger.log" 2>&1 &
+	stranger_pid=$!
+fi
 
 status=0 odd=0
 for i in $(seq 1 "$clients"); do
@@ -99,6 +111,15 @@ if [ -n "$one_exit" ] && [ "$odd" != 1 ]; then
 	echo "FAIL: $odd clients exited with $one_exit, expected one"
 	status=1
 fi
+if [ "$stranger" = 1 ]; then
+	wait "$stranger_pid"
+	code=$?
+	stranger_pid=
+	if [ "$code" != 0 ]; then
+		echo "FAIL: the stranger exited with $code"
+		status=1
+	fi
+fi
 if [ "$stopped_server" = 1 ]; then
 	# The server stopped itself (SIGSTOP) and stays so: end it.
 	pkill -9 -P "$server_pid" 2>/dev/null
@@ -111,7 +132,8 @@ if [ "$code" != "$server_exit" ]; then
 	status=1
 fi
 
-for f in "$dir"/server.log "$dir"/client*.log; do
+for f in "$dir"/server.log "$dir"/client*.log "$dir"/stranger.log; do
+	[ -f "$f" ] || continue
 	echo "----- $(basename "$f") -----"
 	cat "$f"
 done

@@ -1,16 +1,15 @@
 /*
  * softdoca tests: an in-process instance of the transport (fake_xport_ops,
  * installed with xport_set_ops_for_tests), so that the soft NIC's protocol
- * can be driven message by message. Messages between the workers of this process are queued and
- * handed over at the receiver's next progress; a test can have the next two
- * messages to a worker handed over in the opposite order, as UCX may under
- * load. Payloads are eager unless a test makes large ones travel by
- * rendezvous: then their receive lands at the receiver's next progress.
- * Listeners are a table of (family, port); a connection request reaches the
- * listener's worker at its next progress, and its answer the client's.
+ * can be driven message by message. Messages between the workers of this
+ * process are queued and handed over at the receiver's next progress; a test
+ * can have the next two messages to a worker handed over in the opposite
+ * order, as UCX may under load. Payloads are eager unless a test makes large
+ * ones travel by rendezvous: then their receive lands at the receiver's next
+ * progress. Every message names its sending worker (xport_rx.sender).
+ * Listeners and clients: fake_listen.c.
  */
 #include <errno.h>
-#include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,89 +17,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "core/compiler.h"
-#include "transport/xport.h"
+#include "unit/fake_internal.h"
 #include "unit/fake_transport.h"
-
-struct fake_msg {
-	struct fake_msg *next;
-	bool taken; /* a rendezvous payload a receive took over */
-	size_t hdr_len;
-	size_t len;
-	uint8_t *data; /* the payload, after the header in the same allocation */
-	uint8_t hdr[];
-};
-
-/* A rendezvous receive in flight. */
-struct fake_op {
-	struct xport_op super;
-	struct fake_op *next;
-	struct fake_msg *msg; /* the payload */
-	struct xport_iov iov[16];
-	size_t iovcnt;
-};
-
-struct fake_worker {
-	struct xport_worker super;
-	uint64_t id; /* its address */
-	unsigned int index;
-	xport_recv_fn recv;
-	void *recv_arg;
-	struct fake_msg *head, *tail;
-	struct fake_op *landing; /* receives that land at the next progress (owner's lock) */
-	int fd;
-	bool armed;
-	struct fake_ep *eps; /* to report their failures */
-	struct fake_worker *next;
-};
-
-struct fake_ep {
-	struct xport_ep super;
-	struct fake_worker *worker;
-	uint64_t peer;
-	xport_ep_error_fn on_error;
-	xport_connected_fn connected; /* a client's, until it ran */
-	void *reply;                  /* ... with the server's data */
-	size_t reply_len;
-	void *arg;
-	bool connecting;     /* a client whose request is not answered yet */
-	bool news;           /* status to report at the next progress */
-	doca_error_t status; /* a client's outcome, or the failure */
-	bool failed;
-	struct fake_ep *next;
-};
-
-struct fake_request {
-	struct xport_conn_request super; /* super.data: the client's, ours */
-	struct fake_listener *listener;
-	struct fake_ep *client; /* NULL once it closed */
-	bool delivered;
-	struct fake_request *next;
-};
-
-struct fake_listener {
-	struct xport_listener super;
-	struct fake_worker *worker;
-	int family;
-	uint16_t port;
-	xport_conn_request_fn on_request;
-	void *arg;
-	struct fake_request *requests; /* not answered yet */
-	struct fake_listener *next;
-};
-
-/* Workers and their queues: senders and receivers run on different threads
- * (the application's, the service threads). */
-static struct {
-	pthread_mutex_t lock;
-	struct fake_worker *workers;
-	unsigned int created;
-	int swap_to;           /* the worker whose next two messages swap, or -1 */
-	struct fake_msg *held; /* the first of them, until the second came */
-	size_t rndv_from;      /* payloads this large travel by rendezvous (0: none) */
-	struct fake_listener *listeners;
-	uint16_t next_port; /* for port 0 */
-} fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0, NULL, 40000 };
+struct fake_state fake = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, -1, NULL, 0, NULL, 40000 };
 
 void fake_xport_rndv_from(size_t bytes)
 {
@@ -137,11 +56,6 @@ bool fake_xport_swapped(void)
 	return done;
 }
 
-static struct fake_worker *to_worker(const struct xport_worker *w)
-{
-	return sdoca_container_of(w, struct fake_worker, super);
-}
-
 static struct fake_worker *find(uint64_t id)
 {
 	struct fake_worker *w = fake.workers;
@@ -152,7 +66,7 @@ static struct fake_worker *find(uint64_t id)
 }
 
 /* Something arrived for w (fake.lock held). */
-static void wake(struct fake_worker *w)
+void fake_wake(struct fake_worker *w)
 {
 	if (w->armed) {
 		uint64_t one = 1;
@@ -171,29 +85,30 @@ static void enqueue(struct fake_worker *w, struct fake_msg *m)
 	else
 		w->head = m;
 	w->tail = m;
-	wake(w);
+	fake_wake(w);
 }
 
 /* A client's outcome, or a connection's failure (fake.lock held): reported
  * at its worker's next progress. */
-static void tell_ep(struct fake_ep *e, doca_error_t status)
+void fake_tell_ep(struct fake_ep *e, doca_error_t status)
 {
 	if (e->failed)
 		return;
 	e->failed = status != DOCA_SUCCESS;
 	e->status = status;
 	e->news = true;
-	wake(e->worker);
+	fake_wake(e->worker);
 }
 
-static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_error_fn on_error,
-                              void *arg)
+struct fake_ep *fake_new_ep(struct fake_worker *w, uint64_t peer, xport_ep_error_fn on_error,
+                            void *arg)
 {
 	struct fake_ep *e = calloc(1, sizeof(*e));
 
 	if (!e)
 		return NULL;
 	e->super.ops = &fake_xport_ops;
+	e->super.peer_id = (uintptr_t)peer; /* messages name their sending worker */
 	e->worker = w;
 	e->peer = peer;
 	e->on_error = on_error;
@@ -202,7 +117,7 @@ static struct fake_ep *new_ep(struct fake_worker *w, uint64_t peer, xport_ep_err
 }
 
 /* Lists e with its worker (fake.lock held). */
-static void add_ep(struct fake_ep *e)
+void fake_add_ep(struct fake_ep *e)
 {
 	e->next = e->worker->eps;
 	e->worker->eps = e;
@@ -236,7 +151,7 @@ static doca_error_t worker_create(const char *ifname, xport_recv_fn recv, void *
 
 static void worker_destroy(struct xport_worker *xw)
 {
-	struct fake_worker *worker = to_worker(xw), **link;
+	struct fake_worker *worker = fake_to_worker(xw), **link;
 
 	pthread_mutex_lock(&fake.lock);
 	for (link = &fake.workers; *link != worker; link = &(*link)->next)
@@ -336,8 +251,8 @@ static bool has_events(const struct fake_worker *w)
 
 static void worker_address(const struct xport_worker *worker, const void **addr, size_t *len)
 {
-	*addr = &to_worker(worker)->id;
-	*len = sizeof(to_worker(worker)->id);
+	*addr = &fake_to_worker(worker)->id;
+	*len = sizeof(fake_to_worker(worker)->id);
 }
 
 /* The rendezvous receives started before this progress land now. */
@@ -363,7 +278,7 @@ static unsigned int land_receives(struct fake_worker *worker)
 
 static unsigned int worker_progress(struct xport_worker *xw)
 {
-	struct fake_worker *worker = to_worker(xw);
+	struct fake_worker *worker = fake_to_worker(xw);
 	unsigned int events = land_receives(worker);
 
 	events += deliver_requests(worker);
@@ -385,6 +300,7 @@ static unsigned int worker_progress(struct xport_worker *xw)
 		if (!m)
 			return events;
 		rx.len = m->len;
+		rx.sender = (uintptr_t)m->from;
 		if (rx.rndv)
 			rx.desc = m; /* the payload stays here until received or released */
 		else
@@ -400,12 +316,12 @@ static unsigned int worker_progress(struct xport_worker *xw)
 
 static int worker_fd(const struct xport_worker *worker)
 {
-	return to_worker(worker)->fd;
+	return fake_to_worker(worker)->fd;
 }
 
 static bool worker_arm(struct xport_worker *xw)
 {
-	struct fake_worker *worker = to_worker(xw);
+	struct fake_worker *worker = fake_to_worker(xw);
 	uint64_t count;
 	bool armed;
 
@@ -427,11 +343,11 @@ static doca_error_t ep_create(struct xport_worker *worker, const void *addr, siz
 	if (len != sizeof(id))
 		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(&id, addr, sizeof(id));
-	e = new_ep(to_worker(worker), id, on_error, arg);
+	e = fake_new_ep(fake_to_worker(worker), id, on_error, arg);
 	if (!e)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&fake.lock);
-	add_ep(e);
+	fake_add_ep(e);
 	pthread_mutex_unlock(&fake.lock);
 	*ep = &e->super;
 	return DOCA_SUCCESS;
@@ -468,6 +384,7 @@ static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xp
 		return NULL;
 	memcpy(m->hdr, hdr, hdr_len);
 	m->taken = false;
+	m->from = 0;
 	m->hdr_len = hdr_len;
 	m->data = m->hdr + hdr_len;
 	m->len = len;
@@ -478,18 +395,21 @@ static struct fake_msg *new_msg(const void *hdr, size_t hdr_len, const struct xp
 	return m;
 }
 
-bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_len,
+bool fake_xport_inject(unsigned int worker_index, int from_index, const void *hdr, size_t hdr_len,
                        const void *payload, size_t len)
 {
 	struct xport_iov iov = { (void *)(uintptr_t)payload, len };
 	struct fake_msg *m = new_msg(hdr, hdr_len, &iov, len ? 1 : 0);
-	struct fake_worker *to;
+	struct fake_worker *to, *from;
 
 	if (!m)
 		return false;
 	pthread_mutex_lock(&fake.lock);
 	for (to = fake.workers; to && to->index != worker_index; to = to->next)
 		;
+	for (from = fake.workers; from && (int)from->index != from_index; from = from->next)
+		;
+	m->from = from ? from->id : 0x5d0cbad0u; /* a worker nobody connected to */
 	if (to)
 		enqueue(to, m);
 	pthread_mutex_unlock(&fake.lock);
@@ -519,6 +439,7 @@ static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len
 		free(m);
 		return DOCA_ERROR_NOT_CONNECTED;
 	}
+	m->from = e->worker->id;
 	to = e->failed ? NULL : find(e->peer);
 	if (!to) {
 		pthread_mutex_unlock(&fake.lock);
@@ -544,6 +465,14 @@ static doca_error_t ep_send_now(struct xport_ep *ep, const void *hdr, size_t hdr
 	return ep_send(ep, hdr, hdr_len, NULL, 0, NULL, NULL, NULL);
 }
 
+/* A sender is a worker: another id is another worker. */
+static bool ep_same_peer(const struct xport_ep *ep, uintptr_t sender)
+{
+	(void)ep;
+	(void)sender;
+	return false;
+}
+
 static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
                                const struct xport_iov *iov, size_t iovcnt, xport_done_fn done,
                                void *arg, struct xport_op **op)
@@ -564,8 +493,8 @@ static doca_error_t rx_receive(struct xport_worker *worker, struct xport_rx *rx,
 	o->iovcnt = iovcnt;
 	o->super.done = done;
 	o->super.arg = arg;
-	o->next = to_worker(worker)->landing;
-	to_worker(worker)->landing = o;
+	o->next = fake_to_worker(worker)->landing;
+	fake_to_worker(worker)->landing = o;
 	rx->desc = NULL;
 	if (op)
 		*op = &o->super;
@@ -577,211 +506,6 @@ static void rx_release(struct xport_worker *worker, struct xport_rx *rx)
 {
 	(void)worker;
 	free(rx->desc);
-}
-
-static struct fake_listener *to_listener(const struct xport_listener *l)
-{
-	return sdoca_container_of(l, struct fake_listener, super);
-}
-
-static struct fake_listener *find_listener(int family, uint16_t port)
-{
-	struct fake_listener *l = fake.listeners;
-
-	while (l && (l->family != family || l->port != port))
-		l = l->next;
-	return l;
-}
-
-static doca_error_t listen_on(struct xport_worker *worker, const struct sockaddr *addr,
-                              size_t addr_len, xport_conn_request_fn on_request, void *arg,
-                              struct xport_listener **listener)
-{
-	struct fake_listener *l;
-	uint16_t port = xport_sockaddr_port(addr);
-
-	(void)addr_len;
-	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
-		return DOCA_ERROR_INVALID_VALUE;
-	l = calloc(1, sizeof(*l));
-	if (!l)
-		return DOCA_ERROR_NO_MEMORY;
-	l->super.ops = &fake_xport_ops;
-	l->worker = to_worker(worker);
-	l->family = addr->sa_family;
-	l->on_request = on_request;
-	l->arg = arg;
-	pthread_mutex_lock(&fake.lock);
-	while (port == 0 && find_listener(l->family, fake.next_port))
-		fake.next_port++;
-	l->port = port ? port : fake.next_port++;
-	if (find_listener(l->family, l->port)) {
-		pthread_mutex_unlock(&fake.lock);
-		free(l);
-		return DOCA_ERROR_IN_USE;
-	}
-	l->next = fake.listeners;
-	fake.listeners = l;
-	pthread_mutex_unlock(&fake.lock);
-	*listener = &l->super;
-	return DOCA_SUCCESS;
-}
-
-static uint16_t listener_port(const struct xport_listener *listener)
-{
-	return to_listener(listener)->port;
-}
-
-/* A copy of connection data (NULL for none; false: out of memory). */
-static bool copy_data(const void *data, size_t len, void **out, size_t *out_len)
-{
-	*out = NULL;
-	*out_len = 0;
-	if (!len)
-		return true;
-	*out = malloc(len);
-	if (!*out)
-		return false;
-	memcpy(*out, data, len);
-	*out_len = len;
-	return true;
-}
-
-static void free_request(struct fake_request *r)
-{
-	free((void *)r->super.data);
-	free(r);
-}
-
-/* Takes r off its listener (fake.lock held). */
-static void unlink_request(struct fake_request *r)
-{
-	struct fake_request **link = &r->listener->requests;
-
-	while (*link != r)
-		link = &(*link)->next;
-	*link = r->next;
-}
-
-static void reject_request(struct xport_conn_request *request, const void *data, size_t len)
-{
-	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
-
-	pthread_mutex_lock(&fake.lock);
-	unlink_request(r);
-	if (r->client) {
-		copy_data(data, len, &r->client->reply, &r->client->reply_len);
-		tell_ep(r->client, DOCA_ERROR_CONNECTION_ABORTED);
-	}
-	pthread_mutex_unlock(&fake.lock);
-	free_request(r);
-}
-
-static void listener_close(struct xport_listener *listener)
-{
-	struct fake_listener *l = to_listener(listener), **link;
-
-	while (l->requests)
-		reject_request(&l->requests->super, NULL, 0);
-	pthread_mutex_lock(&fake.lock);
-	for (link = &fake.listeners; *link != l; link = &(*link)->next)
-		;
-	*link = l->next;
-	pthread_mutex_unlock(&fake.lock);
-	free(l);
-}
-
-static doca_error_t accept_request(struct xport_conn_request *request, const void *data, size_t len,
-                                   xport_ep_error_fn on_error, void *arg, struct xport_ep **ep)
-{
-	struct fake_request *r = sdoca_container_of(request, struct fake_request, super);
-	struct fake_worker *w = r->listener->worker;
-	struct fake_ep *e = NULL, *client;
-	doca_error_t status = DOCA_SUCCESS;
-
-	pthread_mutex_lock(&fake.lock);
-	unlink_request(r);
-	client = r->client;
-	if (len > XPORT_CONN_DATA_MAX)
-		status = DOCA_ERROR_INVALID_VALUE;
-	else if (!client)
-		status = DOCA_ERROR_CONNECTION_RESET; /* it gave up already */
-	else if (!(e = new_ep(w, client->worker->id, on_error, arg)) ||
-	         !copy_data(data, len, &client->reply, &client->reply_len))
-		status = DOCA_ERROR_NO_MEMORY;
-	if (status == DOCA_SUCCESS) {
-		add_ep(e);
-		tell_ep(client, DOCA_SUCCESS);
-		*ep = &e->super;
-	} else {
-		free(e);
-		if (client)
-			tell_ep(client, DOCA_ERROR_CONNECTION_ABORTED);
-	}
-	pthread_mutex_unlock(&fake.lock);
-	free_request(r);
-	return status;
-}
-
-static doca_error_t connect_to(struct xport_worker *worker, const struct sockaddr *addr,
-                               size_t addr_len, const void *data, size_t len,
-                               xport_connected_fn connected, xport_ep_error_fn on_error, void *arg,
-                               struct xport_ep **ep)
-{
-	struct fake_ep *e = new_ep(to_worker(worker), 0, on_error, arg);
-	struct fake_request *r = calloc(1, sizeof(*r));
-	struct fake_listener *l;
-	void *copy = NULL;
-
-	(void)addr_len;
-	if (len > XPORT_CONN_DATA_MAX) {
-		free(e);
-		free(r);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!e || !r || !copy_data(data, len, &copy, &r->super.data_len)) {
-		free(e);
-		free(r);
-		return DOCA_ERROR_NO_MEMORY;
-	}
-	r->super.data = copy;
-	r->super.ops = &fake_xport_ops;
-	/* The client's address: loopback, as far as the fake knows. */
-	if (addr->sa_family == AF_INET6) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)r->super.peer;
-
-		in6->sin6_family = AF_INET6;
-		in6->sin6_addr = in6addr_loopback;
-		r->super.peer_len = sizeof(*in6);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)r->super.peer;
-
-		in->sin_family = AF_INET;
-		in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		r->super.peer_len = sizeof(*in);
-	}
-	r->client = e;
-	e->connecting = true;
-	e->connected = connected;
-	pthread_mutex_lock(&fake.lock);
-	add_ep(e);
-	l = find_listener(addr->sa_family, xport_sockaddr_port(addr));
-	if (l) {
-		e->peer = l->worker->id;
-		struct fake_request **link = &l->requests;
-
-		while (*link) /* in the order they came */
-			link = &(*link)->next;
-		r->listener = l;
-		*link = r;
-		wake(l->worker);
-	} else {
-		tell_ep(e, DOCA_ERROR_CONNECTION_ABORTED); /* nobody listens: refused */
-		free_request(r);
-	}
-	pthread_mutex_unlock(&fake.lock);
-	*ep = &e->super;
-	return DOCA_SUCCESS;
 }
 
 const struct xport_ops fake_xport_ops = {
@@ -796,12 +520,13 @@ const struct xport_ops fake_xport_ops = {
 	.ep_close = ep_close,
 	.send = ep_send,
 	.send_now = ep_send_now,
+	.same_peer = ep_same_peer,
 	.rx_receive = rx_receive,
 	.rx_release = rx_release,
-	.listen = listen_on,
-	.listener_port = listener_port,
-	.listener_close = listener_close,
-	.accept = accept_request,
-	.reject = reject_request,
-	.connect = connect_to,
+	.listen = fake_listen,
+	.listener_port = fake_listener_port,
+	.listener_close = fake_listener_close,
+	.accept = fake_accept,
+	.reject = fake_reject,
+	.connect = fake_connect,
 };

@@ -18,9 +18,10 @@ extern const struct xport_ops fake_xport_ops;
 void fake_xport_swap_next(unsigned int worker_index);
 /* How many workers were created so far (the next one's index). */
 unsigned int fake_xport_workers_created(void);
-/* Queues a message to the worker created index-th as if a peer had sent
- * it (false: no such worker, or out of memory). */
-bool fake_xport_inject(unsigned int worker_index, const void *hdr, size_t hdr_len,
+/* Queues a message to the worker created index-th as if the worker created
+ * from_index-th had sent it (-1: a worker nobody connected to, a stranger).
+ * False: no such worker, or out of memory. */
+bool fake_xport_inject(unsigned int worker_index, int from_index, const void *hdr, size_t hdr_len,
                        const void *payload, size_t len);
 /* Whether the swap asked for has happened. */
 bool fake_xport_swapped(void);

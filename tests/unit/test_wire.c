@@ -35,7 +35,7 @@ static struct nic_msg sample(uint8_t op)
 		.qp = 7,
 		.seq = 0xfffffffeu,
 		.len = op == NIC_OP_ATOMIC_FA || op == NIC_OP_ATOMIC_CS || on_event(op) ? 8 : 4096,
-		.token = 0x1122334455667788ull,
+		.secret = 0x1122334455667788ull,
 		.key = { .index = 3, .tag_hi = 9, .tag_lo = 0x0102030405060708ull },
 		.raddr = 0xabcdef00ull,
 		.imm = { 0xde, 0xad, 0xbe, 0xef },
@@ -65,7 +65,7 @@ static void test_round_trip(void **state)
 		assert_int_equal(out.opcode, in.opcode);
 		assert_int_equal(out.qp, in.qp);
 		assert_int_equal(out.seq, in.seq);
-		assert_int_equal(out.token, in.token);
+		assert_int_equal(out.secret, in.secret);
 		assert_false(out.has_ack);
 		if (nic_op_has_rkey(in.opcode)) {
 			assert_memory_equal(&out.key, &in.key, sizeof(in.key));

@@ -1,0 +1,98 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * A connection is bound to its peer: the soft NIC reads a message for a QP
+ * only when it carries the connection's secret - mixed from the tokens of
+ * both connection blobs, so that whoever holds one blob cannot make it up
+ * (nic_conn_secret) - and came over the transport connection to the peer's
+ * worker (xport_rx_from). Anything else is a stranger's: dropped unread,
+ * counted on the QP it named, logged at most once a second per worker, and
+ * it never touches the connection (its sequence, its requests, its state).
+ *
+ * Before this side connects it knows neither the peer's token nor its
+ * worker, so messages for a QP in INIT wait unread, bounded, until
+ * doca_rdma_connect says who the peer is; then the peer's go on in the order
+ * they came and the rest are dropped as strangers'.
+ */
+#include <stdlib.h>
+
+#include "core/sdk_log.h"
+#include "nic/nic.h"
+
+SDOCA_LOG_MODULE(binding);
+
+#define MAX_UNVERIFIED 65536 /* as many as the responder holds (resp_queue.c) */
+#define LOG_EVERY_NS 1000000000u
+
+static void stranger(struct nic_qp *qp, const struct nic_msg *m)
+{
+	struct nic_worker *w = qp->worker;
+	uint64_t now;
+
+	qp->counters.strangers_dropped++;
+	w->strangers_unlogged++;
+	now = nic_now_ns();
+	if (now - w->stranger_log_ns < LOG_EVERY_NS && w->stranger_log_ns != 0)
+		return;
+	SDOCA_WARN("QP %u: dropped %lu message(s) from a process that is not its peer (the last a "
+	           "%s); the connection is unaffected",
+	           qp->wire_id, (unsigned long)w->strangers_unlogged, nic_opcode_name(m->opcode));
+	w->stranger_log_ns = now;
+	w->strangers_unlogged = 0;
+}
+
+bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct nic_held *h;
+
+	if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
+		bool kept;
+
+		if (nic_fault_message(qp, m, rx, &kept))
+			return kept;
+		return nic_worker_dispatch(qp, m, rx);
+	}
+	if (qp->state == NIC_QP_INIT) {
+		h = qp->resp.num_unverified < MAX_UNVERIFIED ? malloc(sizeof(*h)) : NULL;
+		if (h) {
+			h->rx = *rx;
+			if (xport_rx_hold(&h->rx)) {
+				h->msg = *m;
+				h->arrived_ns = nic_now_ns();
+				STAILQ_INSERT_TAIL(&qp->resp.unverified, h, link);
+				qp->resp.num_unverified++;
+				return true;
+			}
+			free(h);
+		}
+		SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING,
+		               "QP %u: too many messages before it connected: dropped",
+		               qp->wire_id);
+	} else if (qp->ep) {
+		stranger(qp, m);
+	} /* else the transport is closed: a late message of the peer's, dropped */
+	xport_rx_release(qp->worker->xport, rx);
+	return false;
+}
+
+void nic_bind_release(struct nic_qp *qp)
+{
+	struct nic_held *h;
+
+	while ((h = STAILQ_FIRST(&qp->resp.unverified))) {
+		STAILQ_REMOVE_HEAD(&qp->resp.unverified, link);
+		qp->resp.num_unverified--;
+		if (!nic_bind_peer(qp, h->msg.secret, &h->rx)) {
+			stranger(qp, &h->msg);
+			xport_rx_release(qp->worker->xport, &h->rx);
+		} else {
+			/* It waited since it came, not since now (nic_resp_connected). */
+			if (nic_op_is_request(h->msg.opcode) && !qp->resp.unconnected_since_ns)
+				qp->resp.unconnected_since_ns = h->arrived_ns;
+			if (nic_worker_dispatch(qp, &h->msg, &h->rx))
+				h->rx.desc = NULL; /* held again: the copy moved */
+		}
+		free(h);
+	}
+}
