@@ -2,8 +2,9 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Read requester: reads the responder's memory right after connecting,
- * prints the string it found there and tells the responder it is done.
+ * Read requester: reads the responder's memory right after connecting (with
+ * -cm: once the responder's memory descriptor arrived), prints the string it
+ * found there and tells the responder it is done.
  */
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -52,7 +53,7 @@ static void read_completed_callback(struct doca_rdma_task_read *task,
 	DOCA_ERROR_PROPAGATE(result, tmp);
 	/* The responder cannot see a read complete: tell it. */
 	if (result == DOCA_SUCCESS)
-		result = signal_peer_done(objs->params);
+		result = signal_peer_done(objs);
 	rdma_task_done(objs, result);
 }
 
@@ -69,8 +70,9 @@ static void read_error_callback(struct doca_rdma_task_read *task, union doca_dat
 	rdma_task_done(objs, status);
 }
 
-/* Runs in the RUNNING callback, right after connect: the whole of the
- * responder's memory into ours. */
+/* Runs in the RUNNING callback, right after connect (with -cm: in the
+ * descriptor's receive completion callback): the whole of the responder's
+ * memory into ours. */
 static doca_error_t read_prepare_and_submit(struct rdma_objects *objs)
 {
 	struct doca_rdma_task_read *task;
@@ -130,6 +132,9 @@ doca_error_t rdma_read_requester(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA read tasks: %s",
 		             doca_error_get_descr(result));
+	/* RDMA-CM: the responder's memory descriptor comes in a receive. */
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, false, true);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * rdma_read_responder -d DEV [-ld FILE] [-re FILE] [-m FILE] [-r STRING] [-g N]
+ *   RDMA-CM instead of files: [-cm] [-lp PORT] [-sa ADDRESS [-sat ipv4|ipv6]]
  */
 #include <doca_argp.h>
 #include <doca_error.h>

@@ -80,6 +80,8 @@ doca_error_t rdma_receive_immediate(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA receive tasks: %s",
 		             doca_error_get_descr(result));
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, false, false);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

@@ -41,7 +41,8 @@ static void send_imm_error_callback(struct doca_rdma_task_send_imm *task,
 	rdma_task_done(objs, status);
 }
 
-/* Runs in the RUNNING callback, right after connect. */
+/* Runs in the RUNNING callback, right after connect (with -cm: in the
+ * connection established callback). */
 static doca_error_t send_imm_prepare_and_submit(struct rdma_objects *objs)
 {
 	struct doca_rdma_task_send_imm *task;
@@ -88,6 +89,8 @@ doca_error_t rdma_send_immediate(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA send with immediate tasks: %s",
 		             doca_error_get_descr(result));
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, false, false);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * rdma_sync_event_requester -d DEV [-ld FILE] [-re FILE] [-m FILE] [-g N]
+ *   RDMA-CM instead of files: [-cm] [-lp PORT] [-sa ADDRESS [-sat ipv4|ipv6]]
  */
 #include <doca_argp.h>
 #include <doca_error.h>

@@ -5,7 +5,8 @@
  * Remote sync event requester: imports the responder's sync event, sets it
  * over RDMA, reads it back with remote gets until the responder has
  * answered, and notifies completion with a second remote set: the get's
- * completion resubmits the notify-set task.
+ * completion resubmits the notify-set task. With -cm it connects to the
+ * responder and takes the event's descriptor from a receive on the connection.
  */
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -15,7 +16,6 @@
 #include <doca_rdma.h>
 #include <doca_sync_event.h>
 
-#include "files.h"
 #include "rdma_common.h"
 #include "rdma_sync_event_common.h"
 
@@ -152,7 +152,9 @@ static doca_error_t prepare_bufs(struct rdma_objects *objs)
 	return result;
 }
 
-/* Runs in the RUNNING callback, right after connect: the responder's event,
+/* Runs in the RUNNING callback, right after connect (with -cm: in the
+ * descriptor's receive completion callback): the responder's event, from
+ * the descriptor rdma_common.c took from the -m file or the connection,
  * then both tasks. */
 static doca_error_t sync_prepare_and_submit(struct rdma_objects *objs)
 {
@@ -160,10 +162,6 @@ static doca_error_t sync_prepare_and_submit(struct rdma_objects *objs)
 	union doca_data user_data = { .ptr = NULL };
 	doca_error_t result;
 
-	result = read_peer_file(objs->params->remote_mmap_desc_path, &objs->peer_mmap_desc,
-	                        &objs->peer_mmap_desc_size);
-	if (result != DOCA_SUCCESS)
-		return result;
 	result = doca_sync_event_remote_net_create_from_export(
 	        objs->dev, (const uint8_t *)objs->peer_mmap_desc, objs->peer_mmap_desc_size,
 	        &remote_event);
@@ -220,6 +218,7 @@ doca_error_t rdma_sync_event_requester(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		return result;
 	objs.is_requester = true;
+	objs.exchange_mmap = true;
 	objs.connected = sync_prepare_and_submit;
 
 	result = doca_rdma_task_remote_net_sync_event_notify_set_set_conf(
@@ -230,6 +229,9 @@ doca_error_t rdma_sync_event_requester(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure the remote sync event tasks: %s",
 		             doca_error_get_descr(result));
+	/* RDMA-CM: the responder's event descriptor comes in a receive. */
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, false, true);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

@@ -6,6 +6,9 @@
  * set over RDMA, and in the RUNNING callback - blocked, progressing nothing
  * - waits for the requester's set, answers by setting the event locally,
  * and waits for the requester's completion notice.
+ *
+ * With -cm it listens instead, sends the event's descriptor over the new
+ * connection, and waits the same way in the send's completion callback.
  */
 #include <doca_ctx.h>
 #include <doca_error.h>
@@ -13,7 +16,6 @@
 #include <doca_rdma.h>
 #include <doca_sync_event.h>
 
-#include "files.h"
 #include "rdma_common.h"
 #include "rdma_sync_event_common.h"
 
@@ -62,22 +64,30 @@ static doca_error_t wait_for_value_above(uint64_t value)
 	return DOCA_SUCCESS;
 }
 
-/* Runs in the RUNNING callback once connected: the event's descriptor for
- * the requester, then the exchange - with no progress call here. */
-static doca_error_t synchronize(struct rdma_objects *objs)
+/* The event's descriptor for the requester: rdma_common.c writes it to
+ * the -m file, or (RDMA-CM) sends it on the connection. */
+static doca_error_t export_sync_event(struct rdma_objects *objs, const void **desc, size_t *len)
 {
-	const uint8_t *desc;
-	size_t desc_len;
+	const uint8_t *blob;
 	doca_error_t result;
 
-	result = doca_sync_event_export_to_remote_net(sync_event, &desc, &desc_len);
+	(void)objs;
+	result = doca_sync_event_export_to_remote_net(sync_event, &blob, len);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Failed to export the sync event: %s", doca_error_get_descr(result));
 		return result;
 	}
-	result = write_descriptor_file(objs->params->remote_mmap_desc_path, desc, desc_len);
-	if (result != DOCA_SUCCESS)
-		return result;
+	*desc = blob;
+	return DOCA_SUCCESS;
+}
+
+/* Runs once connected and the event's descriptor handed over (the RUNNING
+ * callback, or with -cm the descriptor's send completion callback): the
+ * exchange - with no progress call here. */
+static doca_error_t synchronize(struct rdma_objects *objs)
+{
+	doca_error_t result;
+
 	result = wait_for_value_above(SYNC_EVENT_START);
 	if (result != DOCA_SUCCESS)
 		return result;
@@ -105,9 +115,14 @@ doca_error_t rdma_sync_event_responder(struct rdma_params *params)
 	        doca_sync_event_cap_is_export_to_remote_net_supported, &objs);
 	if (result != DOCA_SUCCESS)
 		return result;
+	objs.exchange_mmap = true;
+	objs.export_resource = export_sync_event;
 	objs.connected = synchronize;
 
 	result = create_sync_event(objs.dev);
+	/* RDMA-CM: the event's descriptor goes to the requester in a send. */
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, true, false);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

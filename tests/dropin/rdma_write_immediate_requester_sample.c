@@ -44,7 +44,8 @@ static void write_imm_error_callback(struct doca_rdma_task_write_imm *task,
 	rdma_task_done(objs, status);
 }
 
-/* Runs in the RUNNING callback, right after connect. */
+/* Runs in the RUNNING callback, right after connect (with -cm: in the
+ * descriptor's receive completion callback). */
 static doca_error_t write_imm_prepare_and_submit(struct rdma_objects *objs)
 {
 	struct doca_rdma_task_write_imm *task;
@@ -93,6 +94,9 @@ doca_error_t rdma_write_immediate_requester(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA write with immediate tasks: %s",
 		             doca_error_get_descr(result));
+	/* RDMA-CM: the responder's memory descriptor comes in a receive. */
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, false, true);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

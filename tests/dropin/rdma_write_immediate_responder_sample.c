@@ -72,6 +72,9 @@ doca_error_t rdma_write_immediate_responder(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA receive tasks: %s",
 		             doca_error_get_descr(result));
+	/* RDMA-CM: the memory descriptor goes to the requester in a send. */
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, true, false);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * Write requester: writes its string (-w) into the responder's memory right
- * after connecting, then tells the responder it is done.
+ * after connecting (with -cm: once the responder's memory descriptor
+ * arrived), then tells the responder it is done.
  */
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -29,7 +30,7 @@ static void write_completed_callback(struct doca_rdma_task_write *task,
 	result = release_task_bufs(objs);
 	/* The responder cannot see a write complete: tell it. */
 	if (result == DOCA_SUCCESS)
-		result = signal_peer_done(objs->params);
+		result = signal_peer_done(objs);
 	rdma_task_done(objs, result);
 }
 
@@ -46,7 +47,8 @@ static void write_error_callback(struct doca_rdma_task_write *task, union doca_d
 	rdma_task_done(objs, status);
 }
 
-/* Runs in the RUNNING callback, right after connect. */
+/* Runs in the RUNNING callback, right after connect (with -cm: in the
+ * descriptor's receive completion callback). */
 static doca_error_t write_prepare_and_submit(struct rdma_objects *objs)
 {
 	struct doca_rdma_task_write *task;
@@ -94,6 +96,9 @@ doca_error_t rdma_write_requester(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Failed to configure RDMA write tasks: %s",
 		             doca_error_get_descr(result));
+	/* RDMA-CM: the responder's memory descriptor comes in a receive. */
+	if (result == DOCA_SUCCESS && params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, false, true);
 	if (result == DOCA_SUCCESS)
 		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)

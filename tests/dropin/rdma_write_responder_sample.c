@@ -4,6 +4,9 @@
  *
  * Write responder: exports its memory, connects, and blocks in the RUNNING
  * callback until the requester has written; then prints what landed.
+ *
+ * With -cm it listens instead, sends its memory descriptor over the new
+ * connection and prints what landed once the requester has disconnected.
  */
 #include <doca_ctx.h>
 #include <doca_error.h>
@@ -14,14 +17,8 @@
 
 DOCA_LOG_REGISTER(RDMA_WRITE_RESPONDER::SAMPLE);
 
-/* The target's CPU takes no part in the write: nothing is progressed here. */
 static doca_error_t print_written_text(struct rdma_objects *objs)
 {
-	doca_error_t result;
-
-	result = wait_peer_done(objs->params);
-	if (result != DOCA_SUCCESS)
-		return result;
 	if (strnlen(objs->memrange, MEMORY_LEN) == MEMORY_LEN) {
 		DOCA_LOG_ERR("The requester wrote no string that ends within %d bytes", MEMORY_LEN);
 		return DOCA_ERROR_INVALID_VALUE;
@@ -29,6 +26,13 @@ static doca_error_t print_written_text(struct rdma_objects *objs)
 	DOCA_LOG_INFO("Requester has written: \"%s\"", objs->memrange);
 	(void)doca_ctx_stop(objs->ctx);
 	return DOCA_SUCCESS;
+}
+
+/* The target's CPU takes no part in the write: out of band, nothing is
+ * progressed while this waits. */
+static doca_error_t wait_for_writer(struct rdma_objects *objs)
+{
+	return wait_peer_done(objs, print_written_text);
 }
 
 doca_error_t rdma_write_responder(struct rdma_params *params)
@@ -42,9 +46,13 @@ doca_error_t rdma_write_responder(struct rdma_params *params)
 	if (result != DOCA_SUCCESS)
 		return result;
 	objs.exchange_mmap = true;
-	objs.connected = print_written_text;
+	objs.connected = wait_for_writer;
 
-	result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
+	/* RDMA-CM: the memory descriptor goes to the requester in a send. */
+	if (params->use_rdma_cm)
+		result = config_rdma_cm_callbacks_and_negotiation(&objs, true, false);
+	if (result == DOCA_SUCCESS)
+		result = doca_ctx_set_state_changed_cb(objs.ctx, rdma_state_changed_callback);
 	if (result == DOCA_SUCCESS)
 		result = run_rdma_context(&objs);
 

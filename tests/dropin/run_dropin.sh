@@ -5,9 +5,18 @@
 # meson + ninja with CC, CMake with CC, and meson with clang. For each build
 # and each transport (shared memory, TCP) it runs every pair and checks the
 # bytes that arrived (or the sync-event exchange) and both exit codes; it
-# checks -h and a refused flag. The DOCA 2.2 programs of v22/ build with
-# meson through the prefix's pkgconfig/doca-2.2 and run as pairs, with each
-# other and with 3.x ones.
+# checks -h and refused flags. The pairs connect out of band (descriptor
+# files) and through RDMA-CM (-cm: the responder or receiver listens, the
+# requester or sender connects to 127.0.0.1, or ::1 where the host has it;
+# the memory or sync-event descriptor goes over the new connection): write,
+# read, send/receive, sync event, write with immediate, and send with
+# immediate over IPv6. The multi-connection pair makes 4 connections
+# (RDMA-CM, the sender connecting and then the receiver) or 3 (files) and
+# must see each connection's message once, on the right connection; and as
+# DOCA runs its multi-connection samples with RDMA-CM, a receiver serves 3
+# sender processes of one connection each. The DOCA 2.2 programs of v22/ build with meson through
+# the prefix's pkgconfig/doca-2.2 and run as pairs, with each other and
+# with 3.x ones.
 # Then the stress case, on the meson build: rdma_receive (which stops its
 # context in the completion callback and exits at once) against rdma_send
 # kept busy for a few milliseconds after its submit, STRESS_RUNS times per
@@ -36,11 +45,12 @@ done
 
 work=$(mktemp -d /tmp/sdoca-dropin.XXXXXX)
 bg_pid=
+client_pids=()
 # shellcheck disable=SC2317 # called from the trap
 cleanup() {
-	# A responder left running when a step failed: ours, by its pid (timeout
-	# passes the TERM on to the program).
-	if [ -n "$bg_pid" ]; then kill "$bg_pid" 2>/dev/null || true; fi
+	# A responder (or clients) left running when a step failed: ours, by
+	# their pids (timeout passes the TERM on to the program).
+	for pid in $bg_pid "${client_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -65,7 +75,11 @@ cp -r "$src/v22" "$work/src/"
 programs=(rdma_write_requester rdma_write_responder rdma_read_requester rdma_read_responder
 	rdma_send rdma_receive rdma_send_immediate rdma_receive_immediate
 	rdma_write_immediate_requester rdma_write_immediate_responder
-	rdma_sync_event_requester rdma_sync_event_responder)
+	rdma_sync_event_requester rdma_sync_event_responder
+	rdma_multi_conn_send rdma_multi_conn_receive)
+MULTI_CM=4  # connections of the RDMA-CM multi-connection pair
+MULTI_OOB=3 # and of the out-of-band one
+CLIENTS=3   # sender processes of one connection against one receiver
 flags="${SDOCA_PROGRAM_FLAGS:-}"
 cc="${CC:-cc}"
 
@@ -164,6 +178,92 @@ check_pair() {
 	fi
 }
 
+# check_multi NAME COUNT TEXT [swapped] - runs the multi-connection pair in
+# $d (resp_cmd the receiver, req_cmd the sender; swapped: the other way
+# round): the receiver must print each of the sender's COUNT messages once,
+# on the connection whose user data (its place in the order of connecting)
+# is the index the sender put in the message, and no other message; and the
+# COUNT messages must come on COUNT different connection ids.
+check_multi() {
+	local recv_log="$d/$1-receive.log" send_log="$d/$1-send.log" i seen
+	local bg_log=$recv_log fg_log=$send_log
+	if [ "${4:-}" = swapped ]; then
+		bg_log=$send_log fg_log=$recv_log
+	fi
+	if ! run_pair "$LIMIT" "$bg_log" "$fg_log"; then
+		fail "$run $1: a program failed" "$recv_log" "$send_log"
+		return
+	fi
+	for ((i = 0; i < $2; i++)); do
+		seen=$(grep -cF -- "(user data $i): \"$3 (sender connection $i)\"" "$recv_log" || true)
+		if [ "$seen" -ne 1 ]; then
+			fail "$run $1: connection $i's message seen $seen times" "$recv_log" "$send_log"
+			return
+		fi
+	done
+	seen=$(grep -c ": message on connection id " "$recv_log" || true)
+	if [ "$seen" -ne "$2" ]; then
+		fail "$run $1: $seen messages, $2 expected" "$recv_log" "$send_log"
+		return
+	fi
+	# Each message on a connection of its own: COUNT different ids.
+	seen=$(grep -o ": message on connection id [0-9]*" "$recv_log" | sort -u | wc -l)
+	if [ "$seen" -ne "$2" ]; then
+		fail "$run $1: $2 messages on $seen connection ids" "$recv_log" "$send_log"
+		return
+	fi
+	echo "ok: $run $1"
+}
+
+# check_clients NAME COUNT TEXT - runs resp_cmd (a multi-connection receiver
+# serving COUNT connections) in the background and COUNT clients req_cmd,
+# client k sending "TEXT client k", at once. The receiver must print each
+# client's message once, and each connection (user data 0 .. COUNT-1, in
+# the order the requests came) must carry exactly one of them.
+check_clients() {
+	local resp_log="$d/$1-receive.log" logs=() k rc=0 seen
+	timeout -s KILL "$LIMIT" "${resp_cmd[@]}" >"$resp_log" 2>&1 &
+	bg_pid=$!
+	client_pids=()
+	for ((k = 0; k < $2; k++)); do
+		logs+=("$d/$1-send-$k.log")
+		timeout -s KILL "$LIMIT" "${req_cmd[@]}" -s "$3 client $k" >"${logs[k]}" 2>&1 &
+		client_pids+=($!)
+	done
+	for ((k = 0; k < $2; k++)); do
+		wait "${client_pids[k]}" || { echo "client exit $?" >>"${logs[k]}"; rc=1; }
+	done
+	client_pids=()
+	wait "$bg_pid" || { echo "receiver exit $?" >>"$resp_log"; rc=1; }
+	bg_pid=
+	if [ "$rc" -ne 0 ]; then
+		fail "$run $1: a program failed" "$resp_log" "${logs[@]}"
+		return
+	fi
+	for ((k = 0; k < $2; k++)); do
+		seen=$(grep -cF -- ": \"$3 client $k (sender connection 0)\"" "$resp_log" || true)
+		[ "$seen" -eq 1 ] || { fail "$run $1: client $k's message seen $seen times" "$resp_log"; return; }
+		seen=$(grep -cF -- "(user data $k): \"$3 client " "$resp_log" || true)
+		[ "$seen" -eq 1 ] || { fail "$run $1: connection $k carried $seen messages" "$resp_log"; return; }
+	done
+	echo "ok: $run $1"
+}
+
+# next_port - sets $port to a TCP port nobody uses, for the next RDMA-CM
+# pair: this run's own walk through 10000-29999, below the ephemeral ports,
+# skipping any port /proc/net lists.
+port=$((10000 + $$ % 20000))
+next_port() {
+	while :; do
+		port=$((port + 1))
+		[ "$port" -lt 30000 ] || port=10000
+		grep -qF "$(printf ':%04X ' "$port")" /proc/net/tcp /proc/net/tcp6 2>/dev/null || return 0
+	done
+}
+# Loopback over IPv6 only where the host has ::1.
+have_ipv6=0
+grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null && have_ipv6=1
+
 # check_help PROGRAM TEXT... - PROGRAM -h exits 0 and lists every TEXT.
 check_help() {
 	local program=$1 out="$work/$tool-$1-help.log"
@@ -184,6 +284,7 @@ for tool in "${builds[@]}"; do
 		"-sa, --server-addr" "-sat, --server-addr-type" "--sdk-log-level"
 	check_help rdma_read_responder "-r, --read-string"
 	check_help rdma_send "-s, --send-string"
+	check_help rdma_multi_conn_receive "-nc, --num-connections" "-cm, --use-rdma-cm"
 	if grep -qF "busy-after-submit" "$work/$tool-rdma_send-help.log"; then
 		fail "$tool: rdma_send -h shows the hidden --busy-after-submit-ms" \
 			"$work/$tool-rdma_send-help.log"
@@ -192,6 +293,16 @@ for tool in "${builds[@]}"; do
 	if "$bin/doca_rdma_send" -d sdoca_lo --no-such-flag >"$bad" 2>&1 ||
 		"$bin/doca_rdma_receive" -ld "$work/unused.desc" >>"$bad" 2>&1; then
 		fail "$tool: an unknown flag or a missing -d was accepted" "$bad"
+	fi
+	# Out of range: a port and a number of connections.
+	if timeout -s KILL 10 "$bin/doca_rdma_receive" -d sdoca_lo -cm -lp 65536 >"$bad" 2>&1 ||
+		timeout -s KILL 10 "$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -nc 0 \
+			>>"$bad" 2>&1 ||
+		timeout -s KILL 10 "$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -nc 17 \
+			>>"$bad" 2>&1; then
+		fail "$tool: -lp 65536, -nc 0 or -nc 17 was accepted" "$bad"
+	elif [ "$(grep -c "The port must be\|The number of connections must be" "$bad")" -ne 3 ]; then
+		fail "$tool: -lp 65536, -nc 0 and -nc 17 not refused for their range" "$bad"
 	fi
 
 	for transport in shm tcp; do
@@ -258,6 +369,99 @@ for tool in "${builds[@]}"; do
 			-re "$d/se-resp.desc" -m "$d/se-event.desc")
 		check_pair sync_event "The requester notified completion" \
 			"Remote sync event get read the responder's answer: 2"
+
+		# RDMA-CM: the responder listens, the requester connects; the
+		# responder sends its memory descriptor over the connection and
+		# takes the requester's disconnection for its end.
+		next_port
+		resp_cmd=("$bin/doca_rdma_write_responder" -d sdoca_lo -cm -lp "$port")
+		req_cmd=("$bin/doca_rdma_write_requester" -d sdoca_lo --use-rdma-cm
+			--server-addr 127.0.0.1 --server-addr-type ipv4 --listen-port "$port"
+			-w "written over RDMA-CM $text")
+		check_pair write_cm "Requester has written: \"written over RDMA-CM $text\"" \
+			"RDMA write task was done successfully"
+
+		next_port
+		resp_cmd=("$bin/doca_rdma_read_responder" -d sdoca_lo -cm -lp "$port"
+			-r "offered over RDMA-CM $text")
+		req_cmd=("$bin/doca_rdma_read_requester" -d sdoca_lo -cm -sa 127.0.0.1 -sat ipv4
+			-lp "$port")
+		check_pair read_cm "Requester has read" \
+			"Read from the responder: \"offered over RDMA-CM $text\""
+
+		next_port
+		resp_cmd=("$bin/doca_rdma_receive" -d sdoca_lo -cm -lp "$port")
+		req_cmd=("$bin/doca_rdma_send" -d sdoca_lo -cm -sa 127.0.0.1 -lp "$port"
+			-s "sent over RDMA-CM $text")
+		check_pair send_cm "\"sent over RDMA-CM $text\"" "RDMA send task was done successfully"
+
+		# The sync event's descriptor, and the write with immediate's
+		# memory descriptor, over the connection too.
+		next_port
+		resp_cmd=("$bin/doca_rdma_sync_event_responder" -d sdoca_lo -cm -lp "$port")
+		req_cmd=("$bin/doca_rdma_sync_event_requester" -d sdoca_lo -cm -sa 127.0.0.1
+			-sat ipv4 -lp "$port")
+		check_pair sync_event_cm "The requester notified completion" \
+			"Remote sync event get read the responder's answer: 2"
+
+		next_port
+		resp_cmd=("$bin/doca_rdma_write_immediate_responder" -d sdoca_lo -cm -lp "$port")
+		req_cmd=("$bin/doca_rdma_write_immediate_requester" -d sdoca_lo -cm -sa 127.0.0.1
+			-lp "$port" -w "written with immediate over RDMA-CM $text")
+		check_pair write_immediate_cm \
+			"Requester has written with immediate 0xabcd: \"written with immediate over RDMA-CM $text\"" \
+			"RDMA write with immediate task was done successfully"
+
+		if [ "$have_ipv6" -eq 1 ]; then
+			next_port
+			resp_cmd=("$bin/doca_rdma_write_responder" -d sdoca_lo -cm -lp "$port")
+			req_cmd=("$bin/doca_rdma_write_requester" -d sdoca_lo -cm -sa ::1 -sat ipv6
+				-lp "$port" -w "written over RDMA-CM and IPv6 $text")
+			check_pair write_cm_ipv6 \
+				"Requester has written: \"written over RDMA-CM and IPv6 $text\"" \
+				"RDMA write task was done successfully"
+
+			next_port
+			resp_cmd=("$bin/doca_rdma_receive_immediate" -d sdoca_lo -cm -lp "$port")
+			req_cmd=("$bin/doca_rdma_send_immediate" -d sdoca_lo -cm -sa ::1 -sat ipv6
+				-lp "$port" -s "sent with immediate over IPv6 $text")
+			check_pair send_immediate_cm_ipv6 \
+				"Message received with immediate 0xabcd: \"sent with immediate over IPv6 $text\"" \
+				"RDMA send with immediate task was done successfully"
+		else
+			echo "skip: $run write_cm_ipv6, send_immediate_cm_ipv6: this host has no ::1"
+		fi
+
+		# Many connections in one context: through RDMA-CM (the sender
+		# connects again each time its last connection is up) and out of
+		# band (a descriptor file pair per connection).
+		next_port
+		resp_cmd=("$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -lp "$port"
+			-nc "$MULTI_CM")
+		req_cmd=("$bin/doca_rdma_multi_conn_send" -d sdoca_lo -cm -sa 127.0.0.1
+			-lp "$port" -nc "$MULTI_CM" -s "multi $text")
+		check_multi multi_cm "$MULTI_CM" "multi $text"
+
+		# The other way round: the receiver connects, the sender listens.
+		next_port
+		resp_cmd=("$bin/doca_rdma_multi_conn_send" -d sdoca_lo -cm -lp "$port"
+			-nc "$MULTI_CM" -s "multi reversed $text")
+		req_cmd=("$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -sa 127.0.0.1
+			-lp "$port" -nc "$MULTI_CM")
+		check_multi multi_cm_reversed "$MULTI_CM" "multi reversed $text" swapped
+
+		resp_cmd=("$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -nc "$MULTI_OOB"
+			-ld "$d/multi-recv.desc" -re "$d/multi-send.desc")
+		req_cmd=("$bin/doca_rdma_multi_conn_send" -d sdoca_lo -nc "$MULTI_OOB"
+			-ld "$d/multi-send.desc" -re "$d/multi-recv.desc" -s "multi files $text")
+		check_multi multi_oob "$MULTI_OOB" "multi files $text"
+
+		next_port
+		resp_cmd=("$bin/doca_rdma_multi_conn_receive" -d sdoca_lo -cm -lp "$port"
+			-nc "$CLIENTS")
+		req_cmd=("$bin/doca_rdma_multi_conn_send" -d sdoca_lo -cm -sa 127.0.0.1
+			-lp "$port")
+		check_clients multi_clients "$CLIENTS" "many $text"
 	done
 done
 
@@ -361,5 +565,5 @@ for transport in shm tcp; do
 	[ "$failures" -eq 0 ] || failed=1
 done
 
-[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; DOCA 2.2 and with 3.x; shm and tcp; stress): OK"
+[ "$failed" -eq 0 ] && echo "drop-in (${builds[*]}; DOCA 2.2 and with 3.x; shm and tcp; files and RDMA-CM; stress): OK"
 exit "$failed"
