@@ -179,6 +179,7 @@ static uint16_t start_listening(struct perf_ep *ep, int oob)
 	fprintf(stderr, "softdoca-perf: cannot listen for connections (--cm) on port %u%s: %s\n",
 	        ep->cm_port ? ep->cm_port : local_port(oob) + 1u,
 	        ep->cm_port ? "" : " nor the next ones", doca_error_get_descr(status));
+	perf_ep_close(ep);
 	exit(1);
 }
 
@@ -228,9 +229,16 @@ static void connect_all(struct perf_ep *ep, int oob)
 	uint64_t *word, t0;
 	size_t len;
 
-	word = perf_oob_recv(oob, &len);
-	if (len != sizeof(*word) || be64toh(*word) == 0 || be64toh(*word) > 65535) {
-		fprintf(stderr, "softdoca-perf: the server sent no listening port (--cm)\n");
+	/* A server that could not listen exits: so does this side, its
+	 * context closed (a tool that exits with its UCX worker alive leaves
+	 * what LeakSanitizer reports as leaks). */
+	word = perf_oob_recv_or_null(oob, &len);
+	if (!word || len != sizeof(*word) || be64toh(*word) == 0 || be64toh(*word) > 65535) {
+		fprintf(stderr, "softdoca-perf: %s (--cm)\n",
+		        word ? "the server sent no listening port"
+		             : "the server went away before it listened");
+		free(word);
+		perf_ep_close(ep);
 		exit(1);
 	}
 	ep->cm_port = (uint16_t)be64toh(*word);

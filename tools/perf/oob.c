@@ -129,6 +129,17 @@ void perf_oob_send(int fd, const void *data, size_t len)
 	io_all(fd, (void *)(uintptr_t)data, len, true);
 }
 
+void *perf_oob_recv_or_null(int fd, size_t *len)
+{
+	char byte;
+	ssize_t n;
+
+	do
+		n = recv(fd, &byte, 1, MSG_PEEK);
+	while (n < 0 && errno == EINTR);
+	return n > 0 ? perf_oob_recv(fd, len) : NULL;
+}
+
 void *perf_oob_recv(int fd, size_t *len)
 {
 	uint32_t n;

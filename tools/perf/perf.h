@@ -106,8 +106,10 @@ int perf_oob_accept(int listener);
 int perf_oob_connect(const char *host, uint16_t port);
 void perf_oob_send(int fd, const void *data, size_t len);
 void *perf_oob_recv(int fd, size_t *len); /* exits when the peer is gone */
-bool perf_oob_readable(int fd);           /* a message is waiting (no blocking) */
-void perf_oob_wait(int fd);               /* blocks until a message is waiting */
+/* The same, but NULL when the peer closed before the message began. */
+void *perf_oob_recv_or_null(int fd, size_t *len);
+bool perf_oob_readable(int fd); /* a message is waiting (no blocking) */
+void perf_oob_wait(int fd);     /* blocks until a message is waiting */
 
 /* One task and its buffers, reused for every iteration it carries. */
 struct perf_slot {
