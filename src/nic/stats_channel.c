@@ -51,7 +51,9 @@ static struct {
 	int epoll_fd;
 	uint64_t tag;
 	struct reader readers[MAX_READERS];
-	int active; /* readers[] in use */
+	int active;              /* readers[] in use */
+	uint64_t refused;        /* readers of another user refused since the last log line */
+	uint64_t refused_log_ns; /* ... when it was written */
 } chan = { .fd = -1, .epoll_fd = -1 };
 
 /* The socket's abstract name; returns the address length. */
@@ -141,9 +143,17 @@ static bool allowed(int fd)
 		return false;
 	if (cred.uid == 0 || cred.uid == getuid() || cred.uid == geteuid())
 		return true;
-	SDOCA_WARN(
-	        "counters channel: refused process %d of user %u (only user %u or root may read)",
-	        (int)cred.pid, (unsigned)cred.uid, (unsigned)geteuid());
+	chan.refused++;
+	if (chan.refused_log_ns == 0 || nic_now_ns() - chan.refused_log_ns >= 1000000000u) {
+		/* at most a line a second, whoever keeps trying */
+		SDOCA_WARN(
+		        "counters channel: refused %lu reader(s), the last process %d of user %u "
+		        "(only user %u or root may read)",
+		        (unsigned long)chan.refused, (int)cred.pid, (unsigned)cred.uid,
+		        (unsigned)geteuid());
+		chan.refused_log_ns = nic_now_ns();
+		chan.refused = 0;
+	}
 	return false;
 }
 
