@@ -124,6 +124,57 @@ softdoca_rdma_connection_get_private_data(const struct doca_rdma_connection *rdm
 DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
                                                    struct softdoca_rdma_counters *counters);
 
+/* The state of a connection's queue pair, as another process's counters
+ * report it. */
+enum softdoca_qp_state {
+	SOFTDOCA_QP_INIT,   /* exported or connecting: the peer not heard from yet */
+	SOFTDOCA_QP_RTS,    /* connected */
+	SOFTDOCA_QP_CLOSED, /* the peer disconnected */
+	SOFTDOCA_QP_ERROR,  /* failed */
+};
+
+/* A device of another process, with the counters of every connection that
+ * process had on it (softdoca_dev_get_counters there). */
+struct softdoca_device_counters {
+	char ibdev_name[64];
+	struct softdoca_rdma_counters counters;
+};
+
+/* A live connection of another process. */
+struct softdoca_connection_counters {
+	uint32_t device;         /* its index in softdoca_process_counters.devices */
+	uint32_t connection_id;  /* doca_rdma_connection_get_id() in that process */
+	uint32_t qp_number;      /* the QP's number on its worker (docs/wire.md) */
+	uint32_t peer_qp_number; /* the peer's, once known (else 0) */
+	uint32_t peer_pid;       /* the peer's process, once known (else 0) */
+	enum softdoca_qp_state state;
+	struct softdoca_rdma_counters counters;
+};
+
+/* Another process's counters at one moment. */
+struct softdoca_process_counters {
+	uint32_t pid;
+	char softdoca_version[32]; /* that process's softdoca_version() */
+	uint64_t faults_injected;  /* its softdoca_faults_injected() */
+	uint32_t num_devices;
+	struct softdoca_device_counters *devices;
+	uint32_t num_connections;
+	struct softdoca_connection_counters *connections;
+};
+
+/* Reads the counters of the softdoca process pid (on this host, in this
+ * network and PID namespace, of this user or read by root) while it has an
+ * RDMA context started, through the read-only channel its soft NIC's service
+ * thread answers on (docs/design.md, "Reading another process's counters";
+ * SOFTDOCA_STATS=0 there turns it off). NOT_FOUND: no such process, or one
+ * without the channel; NOT_PERMITTED: another user's; TIME_OUT: no answer in
+ * 2 s; INVALID_VALUE or NOT_SUPPORTED: an answer malformed or of another
+ * format version. Each failure also logs why. Free the result with
+ * softdoca_process_counters_destroy(). */
+DOCA_STABLE doca_error_t softdoca_process_counters_get(uint32_t pid,
+                                                       struct softdoca_process_counters **counters);
+DOCA_STABLE void softdoca_process_counters_destroy(struct softdoca_process_counters *counters);
+
 SOFTDOCA_END_DECLS
 
 #endif /* SOFTDOCA_H_ */

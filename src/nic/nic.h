@@ -666,6 +666,41 @@ void nic_stats_retire(const struct nic_worker *w, const struct softdoca_rdma_cou
 /* The counters of every connection the process had on a device. */
 void nic_dev_counters(const char *ibdev_name, struct softdoca_rdma_counters *out);
 
+/* Every device's counters and every live connection's, now (the lock of
+ * each worker taken in turn); free with nic_stats_free(). */
+doca_error_t nic_stats_collect(struct softdoca_process_counters **out);
+
+/* --- stats_wire.c: a process's counters as bytes (docs/wire.md) --- */
+#define NIC_STATS_MAGIC "SDCT"
+#define NIC_STATS_VERSION 1
+#define NIC_STATS_HDR_LEN 64u
+#define NIC_STATS_MAX_LEN (64u << 20)
+#define NIC_STATS_MAX_DEVICES 1024u
+#define NIC_STATS_MAX_CONNS (1u << 20)
+/* A snapshot of pc (malloc'd). */
+doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_t **out,
+                              size_t *out_len);
+/* Checks a snapshot's header (its first NIC_STATS_HDR_LEN bytes of len) and
+ * gives the snapshot's whole length. */
+doca_error_t nic_stats_check_header(const uint8_t *hdr, size_t len, uint32_t *total);
+/* Checks and reads a snapshot from outside; logs what is wrong. */
+doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
+                              struct softdoca_process_counters **out);
+void nic_stats_free(struct softdoca_process_counters *pc);
+
+/* --- stats_channel.c: the read-only channel that answers with them --- */
+/* Opens the process's channel (unless SOFTDOCA_STATS=0) and watches it in
+ * the service thread's epoll set; events come back tagged tag. */
+void nic_stats_channel_open(int epoll_fd, uint64_t tag);
+/* An event tagged tag: accepts readers, sends what is pending (service thread). */
+void nic_stats_channel_event(void);
+/* Drops readers past their deadline; returns the next deadline (UINT64_MAX: none). */
+uint64_t nic_stats_channel_timers(void);
+/* Closes it and every reader (the service thread stopped). */
+void nic_stats_channel_close(void);
+/* Asks process pid for its counters (any thread); logs why it failed. */
+doca_error_t nic_stats_query(uint32_t pid, struct softdoca_process_counters **out);
+
 /* --- service.c --- */
 doca_error_t nic_service_add(struct nic_worker *worker);
 void nic_service_remove(struct nic_worker *worker);

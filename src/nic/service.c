@@ -18,7 +18,8 @@
  *
  * It also waits on the pidfds of peer processes on this host (worker.c
  * watches them), so a peer that dies is noticed in well under a
- * millisecond, and runs request timeouts.
+ * millisecond, runs request timeouts, and answers the counters channel
+ * (stats_channel.c: softdoca-info --pid).
  */
 #include <errno.h>
 #include <poll.h>
@@ -39,6 +40,7 @@ SDOCA_LOG_MODULE(service);
 #define EV_KICK 1
 #define EV_WORKER 2
 #define EV_PEER 3
+#define EV_STATS 4 /* the counters channel: a reader came, or can take more */
 
 #define APP_CHECK_NS 1000000u /* how often to look whether the application still polls */
 /* How long the thread polls on after the last message before it sleeps: a
@@ -290,6 +292,10 @@ static void *service_main(void *arg)
 		pthread_cond_broadcast(&svc.not_busy);
 		pthread_mutex_unlock(&svc.lock);
 
+		uint64_t readers = nic_stats_channel_timers();
+
+		if (readers < deadline)
+			deadline = readers;
 		int got = epoll_wait(svc.epoll_fd, events, 16, timeout_ms(deadline));
 
 		for (int i = 0; i < got; i++) {
@@ -300,6 +306,8 @@ static void *service_main(void *arg)
 				continue;
 			if (events[i].data.u64 == EV_PEER)
 				atomic_store(&svc.peer_event, true);
+			if (events[i].data.u64 == EV_STATS)
+				nic_stats_channel_event();
 		}
 	}
 	free(batch);
@@ -321,6 +329,7 @@ static doca_error_t start_thread(void)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	svc.stopping = false;
+	nic_stats_channel_open(svc.epoll_fd, EV_STATS);
 	err = pthread_create(&svc.thread, NULL, service_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0)
@@ -329,6 +338,7 @@ static doca_error_t start_thread(void)
 	return DOCA_SUCCESS;
 fail:
 	SDOCA_ERR("cannot start the soft-NIC service thread: %s", strerror(errno));
+	nic_stats_channel_close();
 	if (svc.kick_fd >= 0)
 		close(svc.kick_fd);
 	if (svc.epoll_fd >= 0)
@@ -401,6 +411,7 @@ void nic_service_remove(struct nic_worker *worker)
 	pthread_join(svc.thread, NULL);
 	pthread_mutex_lock(&svc.lock);
 	svc.running = false;
+	nic_stats_channel_close();
 	close(svc.kick_fd);
 	close(svc.epoll_fd);
 	svc.kick_fd = svc.epoll_fd = -1;

@@ -530,3 +530,15 @@ DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
 	nic_qp_counters(rdma_connection->qp, counters);
 	return DOCA_SUCCESS;
 }
+
+DOCA_STABLE doca_error_t softdoca_process_counters_get(uint32_t pid,
+                                                       struct softdoca_process_counters **counters)
+{
+	SDOCA_CHECK_ARG(counters);
+	return nic_stats_query(pid, counters);
+}
+
+DOCA_STABLE void softdoca_process_counters_destroy(struct softdoca_process_counters *counters)
+{
+	nic_stats_free(counters);
+}

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * softdoca-info, run as a user runs it: its text and JSON describe the
- * loopback device truthfully, -d picks one, aliases name it, bad input
- * fails with a message.
+ * loopback device truthfully, -d picks one, aliases name it, bad input and
+ * a --pid it cannot read fail with a message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -162,6 +163,45 @@ static void bad_input(void **state)
 	free(out);
 }
 
+/* --pid refused: no such process, one without softdoca, not a pid. A clear
+ * message and a non-zero exit, at once. */
+static void pid_refused(void **state)
+{
+	char args[64];
+	pid_t child;
+	int rc, status;
+	char *out;
+
+	(void)state;
+	child = fork(); /* a pid that was, and is no more (reaped) */
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	snprintf(args, sizeof(args), "--pid %d", (int)child);
+	out = run_info(args, &rc);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(out, "there is no such process"));
+	assert_non_null(strstr(out, "softdoca-info: cannot read the counters of process"));
+	free(out);
+	/* this test: a process, but no softdoca in it */
+	snprintf(args, sizeof(args), "--pid %d --json", (int)getpid());
+	out = run_info(args, &rc);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(out, "has no softdoca counters channel"));
+	free(out);
+	out = run_info("--pid 0", &rc);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "--pid: '0' is not a process id"));
+	free(out);
+	out = run_info("--pid 12x", &rc);
+	assert_int_equal(rc, 2);
+	free(out);
+	out = run_info("--pid=-3", &rc);
+	assert_int_equal(rc, 2);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +209,7 @@ int main(void)
 		cmocka_unit_test(json_describes_loopback),
 		cmocka_unit_test(device_filter_and_alias),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(pid_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 
 #include <doca_dev.h>
 #include <doca_rdma.h>
+#include <softdoca.h>
 
 #define INFO_MAX_GIDS 16
 
@@ -50,5 +51,9 @@ bool info_describe(struct doca_devinfo *devinfo, struct info_device *d);
 void info_print_text(const struct info_device *devs, int n);
 /* 0, or 1 when the JSON could not be built. */
 int info_print_json(const struct info_device *devs, int n);
+
+/* Another process's counters (--pid), of every device or only one. */
+void info_print_process_text(const struct softdoca_process_counters *pc, const char *only);
+int info_print_process_json(const struct softdoca_process_counters *pc, const char *only);
 
 #endif /* SDOCA_TOOLS_INFO_H_ */

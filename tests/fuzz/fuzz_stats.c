@@ -1,0 +1,66 @@
+/*
+ * Fuzz target: the reader of another process's counters snapshot
+ * (src/nic/stats_wire.c; softdoca-info --pid), on arbitrary bytes.
+ *
+ * A snapshot the reader accepts must survive encode + decode unchanged
+ * (what it kept of it: the counters it knows, the names up to their NUL).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_log.h>
+
+#include "nic/nic.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_DISABLE);
+	return 0;
+}
+
+static void same(const struct softdoca_process_counters *a,
+                 const struct softdoca_process_counters *b)
+{
+	if (a->pid != b->pid || a->faults_injected != b->faults_injected ||
+	    strcmp(a->softdoca_version, b->softdoca_version) != 0 ||
+	    a->num_devices != b->num_devices || a->num_connections != b->num_connections)
+		abort();
+	for (uint32_t i = 0; i < a->num_devices; i++)
+		if (strcmp(a->devices[i].ibdev_name, b->devices[i].ibdev_name) != 0 ||
+		    memcmp(&a->devices[i].counters, &b->devices[i].counters,
+		           sizeof(a->devices[i].counters)) != 0)
+			abort();
+	if (a->num_connections &&
+	    memcmp(a->connections, b->connections, a->num_connections * sizeof(*a->connections)))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct softdoca_process_counters *pc, *again;
+	uint32_t total;
+	uint8_t *out;
+	size_t len;
+
+	/* the reader's first look, at the header alone */
+	(void)nic_stats_check_header(data, size, &total);
+	if (nic_stats_decode(data, size, &pc) != DOCA_SUCCESS) {
+		if (pc)
+			abort();
+		return 0;
+	}
+	if (nic_stats_encode(pc, &out, &len) != DOCA_SUCCESS ||
+	    nic_stats_decode(out, len, &again) != DOCA_SUCCESS)
+		abort();
+	same(pc, again);
+	nic_stats_free(again);
+	nic_stats_free(pc);
+	free(out);
+	return 0;
+}

@@ -1,0 +1,390 @@
+/*
+ * Unit tests: a process's counters snapshot (src/nic/stats_wire.c) and the
+ * channel that answers with it (src/nic/stats_channel.c) - a snapshot
+ * round-trips every field, truncated, padded and garbled ones are refused,
+ * a snapshot with fewer or more counters than this build's reads, and the
+ * channel answers this process, refuses another user and is off with
+ * SOFTDOCA_STATS=0.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/bytes.h"
+#include "nic/nic.h"
+#include "unit/testing.h"
+
+#define WORDS (sizeof(struct softdoca_rdma_counters) / sizeof(uint64_t))
+
+/* Every counter different: word i of record r is r * 1000 + i + 1. */
+static void fill(struct softdoca_rdma_counters *c, uint64_t r)
+{
+	uint64_t w[WORDS];
+
+	for (size_t i = 0; i < WORDS; i++)
+		w[i] = r * 1000 + i + 1;
+	memcpy(c, w, sizeof(w));
+}
+
+static struct softdoca_process_counters *sample(uint32_t devs, uint32_t conns)
+{
+	struct softdoca_process_counters *pc = calloc(1, sizeof(*pc));
+
+	assert_non_null(pc);
+	pc->pid = 4242;
+	strcpy(pc->softdoca_version, "9.8.7-test");
+	pc->faults_injected = 77;
+	pc->num_devices = devs;
+	pc->devices = calloc(devs ? devs : 1, sizeof(*pc->devices));
+	pc->num_connections = conns;
+	pc->connections = calloc(conns ? conns : 1, sizeof(*pc->connections));
+	assert_true(pc->devices && pc->connections);
+	for (uint32_t d = 0; d < devs; d++) {
+		snprintf(pc->devices[d].ibdev_name, sizeof(pc->devices[d].ibdev_name), "mlx5_%u",
+		         d);
+		fill(&pc->devices[d].counters, d);
+	}
+	for (uint32_t i = 0; i < conns; i++) {
+		pc->connections[i] = (struct softdoca_connection_counters){
+			.device = i % devs,
+			.connection_id = 0x10000u * i + i,
+			.qp_number = i + 3,
+			.peer_qp_number = i + 5,
+			.peer_pid = 1000 + i,
+			.state = (enum softdoca_qp_state)(i % 4),
+		};
+		fill(&pc->connections[i].counters, 100 + i);
+	}
+	return pc;
+}
+
+static void encode(const struct softdoca_process_counters *pc, uint8_t **buf, size_t *len)
+{
+	assert_doca_ok(nic_stats_encode(pc, buf, len));
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	for (uint32_t devs = 0; devs <= 3; devs++) {
+		uint32_t conns = devs ? 5 : 0;
+		struct softdoca_process_counters *in = sample(devs, conns), *out;
+		uint8_t *buf;
+		size_t len;
+
+		encode(in, &buf, &len);
+		assert_int_equal(len, NIC_STATS_HDR_LEN + devs * (64 + 8 * WORDS) +
+		                              conns * (24 + 8 * WORDS));
+		assert_doca_ok(nic_stats_decode(buf, len, &out));
+		assert_int_equal(out->pid, 4242);
+		assert_string_equal(out->softdoca_version, "9.8.7-test");
+		assert_int_equal(out->faults_injected, 77);
+		assert_int_equal(out->num_devices, devs);
+		assert_int_equal(out->num_connections, conns);
+		for (uint32_t d = 0; d < devs; d++) {
+			assert_string_equal(out->devices[d].ibdev_name, in->devices[d].ibdev_name);
+			assert_memory_equal(&out->devices[d].counters, &in->devices[d].counters,
+			                    sizeof(in->devices[d].counters));
+		}
+		for (uint32_t i = 0; i < conns; i++)
+			assert_memory_equal(&out->connections[i], &in->connections[i],
+			                    sizeof(in->connections[i]));
+		nic_stats_free(out);
+		free(buf);
+		nic_stats_free(in);
+	}
+}
+
+/* Every prefix, and the whole with a byte more, is refused. */
+static void test_truncated(void **state)
+{
+	struct softdoca_process_counters *in = sample(2, 3), *out;
+	uint8_t *buf, *longer;
+	size_t len;
+
+	(void)state;
+	encode(in, &buf, &len);
+	for (size_t n = 0; n < len; n++) {
+		assert_int_not_equal(nic_stats_decode(buf, n, &out), DOCA_SUCCESS);
+		assert_null(out);
+	}
+	longer = calloc(1, len + 1);
+	assert_non_null(longer);
+	memcpy(longer, buf, len);
+	assert_doca_err(nic_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
+	/* ... also when the length field says so: records then do not fill it */
+	sdoca_put_le32(longer + 8, (uint32_t)len + 1);
+	assert_doca_err(nic_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
+	free(longer);
+	free(buf);
+	nic_stats_free(in);
+}
+
+/* One field wrong at a time. */
+static void test_garbage(void **state)
+{
+	struct softdoca_process_counters *in = sample(2, 3), *out;
+#define CONN0 (NIC_STATS_HDR_LEN + 2 * (64 + 8 * WORDS))
+	uint8_t *buf, *bad;
+	size_t len;
+	static const struct {
+		size_t off;
+		uint8_t value;
+		doca_error_t want;
+	} cases[] = {
+		{ 0, 'X', DOCA_ERROR_INVALID_VALUE },        /* magic */
+		{ 4, 2, DOCA_ERROR_NOT_SUPPORTED },          /* version */
+		{ 6, 0, DOCA_ERROR_INVALID_VALUE },          /* words: changes the length too */
+		{ 11, 0x10, DOCA_ERROR_INVALID_VALUE },      /* length past the limit */
+		{ 16, 9, DOCA_ERROR_INVALID_VALUE },         /* devices */
+		{ 19, 0xff, DOCA_ERROR_INVALID_VALUE },      /* devices past the limit */
+		{ 20, 4, DOCA_ERROR_INVALID_VALUE },         /* connections */
+		{ 64, 0, DOCA_ERROR_INVALID_VALUE },         /* an empty device name */
+		{ CONN0, 2, DOCA_ERROR_INVALID_VALUE },      /* a device not in the snapshot */
+		{ CONN0 + 20, 4, DOCA_ERROR_INVALID_VALUE }, /* an unknown state */
+		{ CONN0 + 21, 1, DOCA_ERROR_INVALID_VALUE }, /* reserved bytes */
+	};
+
+	(void)state;
+	encode(in, &buf, &len);
+	bad = malloc(len);
+	assert_non_null(bad);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, buf, len);
+		bad[cases[i].off] = cases[i].value;
+		if (nic_stats_decode(bad, len, &out) != cases[i].want)
+			fail_msg("byte %zu = %u: not refused as expected", cases[i].off,
+			         cases[i].value);
+		assert_null(out);
+	}
+	/* unterminated strings */
+	memcpy(bad, buf, len);
+	memset(bad + 32, 'v', 32);
+	assert_doca_err(nic_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
+	memcpy(bad, buf, len);
+	memset(bad + 64, 'd', 64);
+	assert_doca_err(nic_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
+	/* random bytes behind a valid header only: counters are any numbers */
+	memcpy(bad, buf, len);
+	srand(7);
+	for (size_t i = CONN0 + 24; i < CONN0 + 24 + 8 * WORDS; i++)
+		bad[i] = (uint8_t)rand();
+	assert_doca_ok(nic_stats_decode(bad, len, &out));
+	nic_stats_free(out);
+	free(bad);
+	free(buf);
+	nic_stats_free(in);
+}
+
+/* A snapshot of one device and one connection with `words` counters each,
+ * word i being i + 1. */
+static uint8_t *with_words(uint16_t words, size_t *len)
+{
+	size_t dev = 64 + 8u * words, conn = 24 + 8u * words;
+	uint8_t *b;
+
+	*len = NIC_STATS_HDR_LEN + dev + conn;
+	b = calloc(1, *len);
+	assert_non_null(b);
+	memcpy(b, NIC_STATS_MAGIC, 4);
+	sdoca_put_le16(b + 4, NIC_STATS_VERSION);
+	sdoca_put_le16(b + 6, words);
+	sdoca_put_le32(b + 8, (uint32_t)*len);
+	sdoca_put_le32(b + 12, 1);
+	sdoca_put_le32(b + 16, 1);
+	sdoca_put_le32(b + 20, 1);
+	strcpy((char *)b + NIC_STATS_HDR_LEN, "sdoca_lo");
+	for (uint16_t i = 0; i < words; i++) {
+		sdoca_put_le64(b + NIC_STATS_HDR_LEN + 64 + 8u * i, i + 1u);
+		sdoca_put_le64(b + NIC_STATS_HDR_LEN + dev + 24 + 8u * i, i + 1u);
+	}
+	return b;
+}
+
+/* An older writer's counters (fewer) read as zero beyond; a newer's extra
+ * ones are skipped. */
+static void test_other_counter_counts(void **state)
+{
+	struct softdoca_process_counters *out;
+	uint64_t w[WORDS];
+	uint8_t *b;
+	size_t len;
+
+	(void)state;
+	b = with_words(3, &len);
+	assert_doca_ok(nic_stats_decode(b, len, &out));
+	memcpy(w, &out->connections[0].counters, sizeof(w));
+	assert_int_equal(w[0], 1);
+	assert_int_equal(w[2], 3);
+	for (size_t i = 3; i < WORDS; i++)
+		assert_int_equal(w[i], 0);
+	nic_stats_free(out);
+	free(b);
+	b = with_words(WORDS + 5, &len);
+	assert_doca_ok(nic_stats_decode(b, len, &out));
+	memcpy(w, &out->devices[0].counters, sizeof(w));
+	assert_int_equal(w[WORDS - 1], WORDS);
+	assert_int_equal(out->connections[0].counters.faults_injected, WORDS);
+	nic_stats_free(out);
+	free(b);
+}
+
+/* --- the channel, served by a thread of this test standing for the
+ * service thread --- */
+
+static struct {
+	int epoll_fd;
+	int stop_fd[2];
+	pthread_t thread;
+} svc;
+
+static void *serve(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct epoll_event ev[4];
+		int n = epoll_wait(svc.epoll_fd, ev, 4, 100);
+
+		for (int i = 0; i < n; i++) {
+			if (ev[i].data.u64 == 2)
+				return NULL;
+			nic_stats_channel_event();
+		}
+		(void)nic_stats_channel_timers();
+	}
+}
+
+static void channel_start(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 2 };
+
+	svc.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	assert_true(svc.epoll_fd >= 0);
+	assert_int_equal(pipe(svc.stop_fd), 0);
+	assert_int_equal(epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, svc.stop_fd[0], &ev), 0);
+	nic_stats_channel_open(svc.epoll_fd, 1);
+	assert_int_equal(pthread_create(&svc.thread, NULL, serve, NULL), 0);
+}
+
+static void channel_stop(void)
+{
+	assert_int_equal(write(svc.stop_fd[1], "x", 1), 1);
+	pthread_join(svc.thread, NULL);
+	nic_stats_channel_close();
+	close(svc.stop_fd[0]);
+	close(svc.stop_fd[1]);
+	close(svc.epoll_fd);
+}
+
+static void test_channel_answers(void **state)
+{
+	struct softdoca_process_counters *pc;
+
+	(void)state;
+	unsetenv("SOFTDOCA_STATS");
+	channel_start();
+	/* several readers in turn; this process has no device in use yet */
+	for (int i = 0; i < 8; i++) {
+		assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+		assert_int_equal(pc->pid, getpid());
+		assert_string_equal(pc->softdoca_version, softdoca_version());
+		assert_int_equal(pc->num_connections, 0);
+		nic_stats_free(pc);
+	}
+	channel_stop();
+	/* closed: nothing listens under the name any more */
+	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	assert_null(pc);
+}
+
+static void test_channel_off(void **state)
+{
+	struct softdoca_process_counters *pc;
+
+	(void)state;
+	setenv("SOFTDOCA_STATS", "0", 1);
+	channel_start();
+	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	channel_stop();
+	unsetenv("SOFTDOCA_STATS");
+}
+
+static void test_query_refused(void **state)
+{
+	struct softdoca_process_counters *pc;
+	pid_t child;
+	int status;
+
+	(void)state;
+	assert_doca_err(nic_stats_query(0, &pc), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(nic_stats_query(0x80000000u, &pc), DOCA_ERROR_INVALID_VALUE);
+	/* a process that has exited (and been reaped) */
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_doca_err(nic_stats_query((uint32_t)child, &pc), DOCA_ERROR_NOT_FOUND);
+	/* a process without softdoca's channel: this one, before it opens it */
+	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+}
+
+/* Another user is refused by both sides: the reader's library says so, and
+ * the channel itself closes a connection from it without a byte. */
+static void test_other_user_refused(void **state)
+{
+	pid_t parent = getpid(), child;
+	int status;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	channel_start();
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct softdoca_process_counters *pc;
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		socklen_t len;
+		char byte;
+		int fd, n;
+
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(10);
+		if (nic_stats_query((uint32_t)parent, &pc) != DOCA_ERROR_NOT_PERMITTED)
+			_exit(11);
+		n = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "softdoca-stats-%d",
+		             (int)parent);
+		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len) != 0)
+			_exit(12);
+		/* the channel closes it: the end, no byte */
+		if (recv(fd, &byte, 1, 0) != 0)
+			_exit(13);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	channel_stop();
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_garbage),       cmocka_unit_test(test_other_counter_counts),
+		cmocka_unit_test(test_query_refused), cmocka_unit_test(test_channel_answers),
+		cmocka_unit_test(test_channel_off),   cmocka_unit_test(test_other_user_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
