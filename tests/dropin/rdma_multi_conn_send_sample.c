@@ -57,11 +57,22 @@ static doca_error_t send_on_connection(struct rdma_objects *objs, uint32_t index
 	union doca_data task_user_data = { .u64 = index };
 	struct doca_rdma_task_send *task;
 	struct doca_buf *src;
+	union doca_data connection_user_data = { .u64 = index };
 	uint32_t id = 0;
 	int len;
 	doca_error_t result;
 
-	len = snprintf(message, SLOT_LEN, "%s (sender connection %u)", objs->params->text, index);
+	/* Labelled by the connection's user data - the order the client asked
+	 * for them - not by the order they came up in: a server's connections
+	 * can come up in another order than the client's requests. */
+	result = doca_rdma_connection_get_user_data(connection, &connection_user_data);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to get the user data of connection %u: %s", index,
+		             doca_error_get_descr(result));
+		return result;
+	}
+	len = snprintf(message, SLOT_LEN, "%s (sender connection %llu)", objs->params->text,
+	               (unsigned long long)connection_user_data.u64);
 	if (len < 0 || len >= SLOT_LEN) {
 		DOCA_LOG_ERR("The message of connection %u is longer than %d bytes", index,
 		             SLOT_LEN - 1);
