@@ -113,6 +113,7 @@ struct slot {
 	enum slot_state st;
 	bool down; /* the connection's failure callback ran */
 	bool doomed;
+	bool failed; /* a task failed, or the connection did */
 	char doom[64];
 	int inflight; /* ops in OS_SUBMIT or OS_FLIGHT */
 	uint32_t next_k;
@@ -139,7 +140,8 @@ struct opts {
 	double seconds;
 	uint64_t seed;
 	int report_s, depth;
-	double doom; /* probability a connection gets a fatal fault */
+	double doom;      /* probability a connection gets a fatal fault */
+	double recycle_s; /* a healthy connection is replaced this often */
 	uint32_t arena_mb, nrecv;
 	double rss_growth_mb;
 	uint64_t deadline_ms;
@@ -172,7 +174,7 @@ static struct client {
 	uint64_t alloc_errors[64], submit_errors[64];
 	uint64_t unexpected; /* errors on connections without a fatal fault */
 	uint64_t completions, successes, resolved, parked_readbacks;
-	uint64_t conn_failed[4], reconnects, doomed_total;
+	uint64_t conn_failed[4], reconnects, doomed_total, recycled;
 	uint64_t others_during_outage, long_outages;
 	struct soak_proc proc;
 } C;
@@ -539,6 +541,7 @@ static bool op_submit(struct op *op)
 
 static void slot_failing(struct slot *s)
 {
+	s->failed = true;
 	if (s->st != SL_LIVE)
 		return;
 	s->st = SL_FAILING;
@@ -868,6 +871,7 @@ static void export_slot(int i, bool may_doom)
 	CHECK(doca_rdma_connection_set_user_data(s->conn, ud));
 	soak_send(C.fd, MSG_CONN, i, s->gen, blob, len);
 	s->down = false;
+	s->failed = false;
 	s->st = SL_LIVE;
 	s->next_k = 0;
 	s->recv_unsubmitted = false;
@@ -883,6 +887,8 @@ static void slot_dead(int i)
 	s->conn = NULL;
 	soak_send(C.fd, MSG_DEAD, i, s->gen, NULL, 0);
 	s->st = SL_WAIT_GONE;
+	if (!s->failed)
+		return; /* replaced while healthy */
 	C.conn_failed[0]++;
 	if (strncmp(s->doom, "break", 5) == 0)
 		C.conn_failed[1]++;
@@ -963,6 +969,7 @@ static void parse(int argc, char **argv)
 		            .report_s = 10,
 		            .depth = 4,
 		            .doom = 0.25,
+		            .recycle_s = 10,
 		            .arena_mb = 320,
 		            .nrecv = 4,
 		            .rss_growth_mb = 64,
@@ -992,6 +999,8 @@ static void parse(int argc, char **argv)
 			o->depth = atoi(v);
 		else if (strcmp(a, "--doom") == 0)
 			o->doom = atof(v);
+		else if (strcmp(a, "--recycle") == 0)
+			o->recycle_s = atof(v);
 		else if (strcmp(a, "--arena-mb") == 0)
 			o->arena_mb = (uint32_t)atoi(v);
 		else if (strcmp(a, "--nrecv") == 0)
@@ -1271,6 +1280,7 @@ int soak_client(int argc, char **argv)
 	size_t len;
 	void *m;
 	uint64_t start, end, drain_limit, next_report, next_check = 0, next_sample = 0;
+	uint64_t next_recycle;
 	uint64_t total_ok = 0, total_failed = 0, bytes = 0;
 	bool ok = true;
 
@@ -1290,6 +1300,7 @@ int soak_client(int argc, char **argv)
 	drain_limit = end + 120000;
 	soak_proc_init(&C.proc, end - start, C.o.rss_growth_mb);
 	next_report = start + (uint64_t)C.o.report_s * 1000u;
+	next_recycle = start + (uint64_t)(C.o.recycle_s * 1000.0);
 	for (;;) {
 		uint64_t t;
 		bool running;
@@ -1308,6 +1319,19 @@ int soak_client(int argc, char **argv)
 		if (t >= next_check) {
 			check_deadlines(t);
 			next_check = t + 10;
+		}
+		/* Now and then a healthy connection is closed and replaced (the
+		 * next one may get a fatal fault): fatal faults keep coming. */
+		if (running && C.o.recycle_s > 0 && t >= next_recycle) {
+			int i = (int)(rnd() % SOAK_CONNS);
+
+			if (C.slots[i].st == SL_LIVE && !C.slots[i].doomed) {
+				C.slots[i].st = SL_FAILING;
+				C.slots[i].fail_t0 = t;
+				C.slots[i].ops_at_fail = C.successes;
+				C.recycled++;
+			}
+			next_recycle = t + (uint64_t)(C.o.recycle_s * 1000.0);
 		}
 		if (t >= next_sample) {
 			soak_proc_sample(&C.proc);
@@ -1342,12 +1366,12 @@ int soak_client(int argc, char **argv)
 	       C.completions, total_ok, total_failed, (double)bytes / (1u << 30));
 	printf("faults injected: %" PRIu64 " here, %" PRIu64 " on the server; connections given "
 	       "a fatal fault %" PRIu64 ", failed %" PRIu64 " (break %" PRIu64 ", vanish %" PRIu64
-	       ", drop %" PRIu64 "), reconnected %" PRIu64
+	       ", drop %" PRIu64 "), healthy ones replaced %" PRIu64 ", reconnected %" PRIu64
 	       "; words settled after a failure %" PRIu64
 	       ", writes read back on a later connection %" PRIu64 "\n",
 	       softdoca_faults_injected(), ((const struct soak_final *)body)->faults_injected,
 	       C.doomed_total, C.conn_failed[0], C.conn_failed[1], C.conn_failed[2],
-	       C.conn_failed[3], C.reconnects, C.resolved, C.parked_readbacks);
+	       C.conn_failed[3], C.recycled, C.reconnects, C.resolved, C.parked_readbacks);
 	printf("device counters: posted %" PRIu64 ", completed %" PRIu64 ", failed %" PRIu64
 	       ", timeouts %" PRIu64 ", RNR notices %" PRIu64 ", NAKs received %" PRIu64 "\n",
 	       c.requests_posted, c.requests_completed, c.requests_failed, c.timeouts,
