@@ -6,6 +6,11 @@
 #                    (ASan+UBSan, then ThreadSanitizer on the threaded tests,
 #                    then every libFuzzer target for a bounded time)
 #
+#   ./run.sh soak [MINUTES]
+#                    the soak (docs/soak.md): 8 connections, every operation,
+#                    1 B - 64 MiB, injected faults, every byte checked; MINUTES
+#                    (default 10) over shared memory, then as long over TCP
+#
 # Also: build, install [PREFIX], fuzz [SECONDS], format, deps.
 set -euo pipefail
 
@@ -125,6 +130,14 @@ test)
 	fuzz
 	;;
 fuzz) deps; fuzz "${2:-$FUZZ_SECONDS}" ;;
+soak)
+	deps
+	build_release
+	for transport in shm tcp; do
+		log "soak over $transport, ${2:-10} minute(s)"
+		tests/soak/run_soak.sh build/tests/soak/soak "$transport" $((${2:-10} * 60)) --report 30
+	done
+	;;
 format) git ls-files '*.c' '*.h' | xargs clang-format -i ;;
 *)
 	sed -n '2,10p' "$0"

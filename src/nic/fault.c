@@ -194,8 +194,16 @@ bool nic_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_
 		injected(qp, (uint32_t)i, "the receive queue looks empty");
 		f->rnr_until = until(now, f->cfg.items[i].ms);
 		if (qp->srq != &f->empty) {
+			/* A QP already waiting for a receive waits on the empty
+			 * queue now: it is on the waiters list of the queue it
+			 * uses, which the end of the fault leaves. */
+			bool waiting = qp->resp.waiting_recv;
+
+			nic_srq_leave(qp->srq, qp);
 			f->srq = qp->srq;
 			qp->srq = &f->empty;
+			if (waiting)
+				nic_srq_wait(&f->empty, qp);
 		}
 		wake_service(qp->worker);
 		return false;

@@ -172,7 +172,82 @@ static void fault_client(struct peer *p)
 	peer_stop(p);
 }
 
+/* An RNR fault that fires while the connection already waits for a receive
+ * on the context's queue (the soak found it: the connection then waited
+ * forever). No receive is posted until the fault's 100 ms are over; the two
+ * sends must then complete. */
+#define RNR_WAITING_MS 100
+
+static void rnr_waiting_server(struct peer *p)
+{
+	struct posted_recv recv[4];
+	uint64_t t0;
+	char *msg;
+
+	CHECK(softdoca_faults_set("rnr:nth=2,ms=100"));
+	server_prepare(p, MEM, ALL_RDMA);
+	oob_accept(p);
+	handshake(p, 0);
+	oob_send_str(p->oob[0], "ready");
+	/* The first send waits for a receive; the second sets off the fault. */
+	t0 = now_ms();
+	while (softdoca_faults_injected() == 0) {
+		EXPECT(now_ms() - t0 < WAIT_MS, "the RNR fault never fired");
+		doca_pe_progress(p->pe);
+	}
+	/* A timed fault: its end comes by the clock (progressing meanwhile). */
+	t0 = now_ms();
+	while (now_ms() - t0 < 3 * RNR_WAITING_MS)
+		doca_pe_progress(p->pe);
+	for (int i = 0; i < 4; i++)
+		post_recv(p, &recv[i], local_buf(p, (size_t)i * CHUNK, CHUNK, 0));
+	for (int i = 0; i < 2; i++) {
+		peer_wait(p, &recv[i].r, 10000);
+		check_recv(&recv[i], DOCA_RDMA_OPCODE_RECV_SEND, 64, false, 0, "send after RNR");
+		expect_pattern(p->mem + (size_t)i * CHUNK, 64, (uint32_t)i, "send after RNR");
+	}
+	msg = wait_message(p, 0);
+	EXPECT(strcmp(msg, "done") == 0, "expected done, got %s", msg);
+	free(msg);
+	(void)doca_ctx_stop(doca_rdma_as_ctx(p->rdma));
+	for (int i = 0; i < 4; i++) {
+		peer_wait(p, &recv[i].r, WAIT_MS);
+		free_recv(&recv[i]);
+	}
+	peer_stop(p);
+	oob_send_str(p->oob[0], "bye");
+}
+
+static void rnr_waiting_client(struct peer *p)
+{
+	struct doca_rdma_task_send *t[2];
+	struct doca_buf *src[2];
+	struct result r[2];
+
+	p->rnr_retry = 7;
+	client_prepare(p, MEM);
+	handshake(p, 0);
+	oob_expect(p->oob[0], "ready", WAIT_MS);
+	for (int i = 0; i < 2; i++) {
+		pattern_fill(p->mem + (size_t)i * CHUNK, 64, (uint32_t)i);
+		src[i] = local_buf(p, (size_t)i * CHUNK, 64, 64);
+		CHECK(doca_rdma_task_send_allocate_init(p->rdma, p->conn[0], src[i],
+		                                        result_data(&r[i]), &t[i]));
+		CHECK(doca_task_submit(doca_rdma_task_send_as_task(t[i])));
+	}
+	for (int i = 0; i < 2; i++) {
+		peer_wait(p, &r[i], 10000);
+		expect_status(&r[i], DOCA_SUCCESS, "a send held by RNR");
+		doca_task_free(doca_rdma_task_send_as_task(t[i]));
+		put(src[i]);
+	}
+	oob_send_str(p->oob[0], "done");
+	oob_expect(p->oob[0], "bye", WAIT_MS);
+	peer_stop(p);
+}
+
 const struct scenario fault_scenarios[] = {
+	{ "fault_rnr_waiting", rnr_waiting_server, rnr_waiting_client },
 	{ "fault_delay", fault_server, fault_client },
 	{ "fault_rnr", fault_server, fault_client },
 	{ "fault_rnr_exceeded", fault_server, fault_client },
