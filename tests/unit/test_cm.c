@@ -704,10 +704,12 @@ static void cycles(void **state)
 	print_message("after %d cycles: fds %d -> %d, threads %d -> %d, heap %zu -> %zu bytes\n",
 	              total - warm, fds, count_entries("/proc/self/fd"), threads,
 	              count_entries("/proc/self/task"), heap, mallinfo2().uordblks);
-	if (count_entries("/proc/self/fd") != fds)
+	if (count_entries("/proc/self/fd") > fds)
 		system("ss -tanp | grep test_cm | awk '{print $1, $4, $5}' | sort | uniq -c | sort "
 		       "-rn | head; ss -tanp | grep test_cm | head -4");
-	assert_int_equal(count_entries("/proc/self/fd"), fds);
+	/* No growth: the count at cycle 50 may include a socket still closing
+	 * (one fewer at the end is no leak). */
+	assert_true(count_entries("/proc/self/fd") <= fds);
 	assert_int_equal(count_entries("/proc/self/task"), threads);
 	/* The heap may wobble by what UCX keeps in its pools, not by a leak per
 	 * cycle (950 cycles x even 100 bytes would be 95 KB). */
