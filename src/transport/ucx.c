@@ -346,16 +346,43 @@ static void flushed(void *request, ucs_status_t status, void *user_data)
 }
 
 /* Progresses until *done, or 2 s passed (false). */
+static void close_now(struct ucx_ep *ep, bool force);
+
+/* What UCX's progress left to do outside its callbacks: the completions
+ * that came inside a call, the closes asked for inside it. */
+static void after_progress(struct ucx_worker *worker)
+{
+	struct ucx_ep *ep;
+
+	ucx_deliver_deferred(worker);
+	while ((ep = worker->to_close)) {
+		worker->to_close = ep->next_to_close;
+		worker->closing--;
+		close_now(ep, ep->close_force);
+	}
+}
+
+/* The UCX worker's progress, no endpoint closed inside it. */
+static unsigned int ucp_progress(struct ucx_worker *worker)
+{
+	unsigned int events;
+
+	worker->progressing++;
+	events = ucp_worker_progress(worker->ucp);
+	worker->progressing--;
+	return events;
+}
+
 static bool progress_until(struct ucx_worker *worker, const bool *done, const unsigned int *count)
 {
 	struct timespec start, now;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		ucx_deliver_deferred(worker);
+		after_progress(worker);
 		if ((done && *done) || (count && *count == 0))
 			return true;
-		ucp_worker_progress(worker->ucp);
+		ucp_progress(worker);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - start.tv_sec > 2)
 			return false;
@@ -404,10 +431,10 @@ static void worker_address(const struct xport_worker *worker, const void **addr,
 static unsigned int worker_progress(struct xport_worker *xw)
 {
 	struct ucx_worker *worker = to_worker(xw);
-	unsigned int events = ucp_worker_progress(worker->ucp);
+	unsigned int events = ucp_progress(worker);
 
-	if (SDOCA_UNLIKELY(worker->deferred != NULL)) {
-		ucx_deliver_deferred(worker);
+	if (SDOCA_UNLIKELY(worker->deferred != NULL || worker->to_close != NULL)) {
+		after_progress(worker);
 		events++;
 	}
 	return events;
@@ -581,6 +608,16 @@ static void force_close(struct ucx_ep *ep)
 	}
 }
 
+/* Closes ep at the end of the progress (after_progress). */
+static void close_later(struct ucx_ep *ep, bool force)
+{
+	ep->close_force = force;
+	ep->next_to_close = ep->worker->to_close;
+	ep->worker->to_close = ep;
+	ep->worker->closing++;
+}
+
+/* Maybe inside UCX's handling of the endpoint's failure. */
 static void ep_flushed(void *request, ucs_status_t status, void *user_data)
 {
 	struct ucx_ep *ep = user_data;
@@ -588,16 +625,16 @@ static void ep_flushed(void *request, ucs_status_t status, void *user_data)
 	(void)status;
 	ucp_request_free(request);
 	ep->worker->closing--;
-	force_close(ep);
+	close_later(ep, true);
 }
 
 /* A graceful close is a flush, then a forced close: with peer failure
  * handling, UCX's own graceful close returns at once and keeps the
  * connections (TCP sockets) until the peer breaks them, a leak per
- * connection a long-lived worker closes (bench/RESULTS.md). */
-static void ep_close(struct xport_ep *xep, bool force)
+ * connection a long-lived worker closes (bench/RESULTS.md). Not inside
+ * UCX's progress (see ucx_worker.progressing). */
+static void close_now(struct ucx_ep *ep, bool force)
 {
-	struct ucx_ep *ep = to_ep(xep);
 	struct ucx_worker *worker = ep->worker;
 	ucp_request_param_t param = {
 		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
@@ -606,13 +643,6 @@ static void ep_close(struct xport_ep *xep, bool force)
 	};
 	void *request;
 
-	ep->on_error = NULL;
-	if (ep->conn)
-		ucx_cm_abandon(ep);
-	if (!ep->ucp) { /* a client that never connected */
-		ucx_ep_free(ep);
-		return;
-	}
 	if (force || ep->state == UCX_EP_FAILED) {
 		force_close(ep);
 		return;
@@ -626,6 +656,25 @@ static void ep_close(struct xport_ep *xep, bool force)
 		worker->closing--;
 		force_close(ep);
 	}
+}
+
+static void ep_close(struct xport_ep *xep, bool force)
+{
+	struct ucx_ep *ep = to_ep(xep);
+
+	ep->on_error = NULL;
+	if (ep->conn)
+		ucx_cm_abandon(ep);
+	if (!ep->ucp) { /* a client that never connected */
+		ucx_ep_free(ep);
+		return;
+	}
+	/* A completion or failure callback of UCX's progress closing it (the
+	 * soft NIC failing a connection whose receive failed): later. */
+	if (ep->worker->progressing)
+		close_later(ep, force);
+	else
+		close_now(ep, force);
 }
 
 #define UCX_OPS                                                                                    \

@@ -48,6 +48,13 @@ struct ucx_worker {
 	xport_recv_fn recv;
 	void *recv_arg;
 	unsigned int closing; /* endpoints whose close has not completed */
+	/* Inside ucp_worker_progress, whose callbacks may come from UCX's
+	 * handling of an endpoint's failure: closing that endpoint there frees
+	 * it under UCX's feet (it asserts, or crashes). Closes asked for then,
+	 * and the forced closes that follow graceful flushes, wait in
+	 * to_close for the end of the progress (after_progress). */
+	unsigned int progressing;
+	struct ucx_ep *to_close;
 	/* Connection set-up (ucx_cm.c): set by UCX's async thread when one of
 	 * the sockets below is ready, read by the worker's progress (while there
 	 * are any: see ucx_cm_active). */
@@ -71,9 +78,11 @@ struct ucx_ep {
 	xport_connected_fn connected; /* a client's: the handshake's outcome */
 	void *arg;
 	enum ucx_ep_state state;
-	struct ucx_cm_conn *conn;    /* a client's handshake while connecting */
-	uint64_t peer_uuid;          /* the peer worker's id, from its address */
-	struct ucx_ep *next, **prev; /* in worker->eps */
+	struct ucx_cm_conn *conn;     /* a client's handshake while connecting */
+	uint64_t peer_uuid;           /* the peer worker's id, from its address */
+	struct ucx_ep *next, **prev;  /* in worker->eps */
+	struct ucx_ep *next_to_close; /* in worker->to_close */
+	bool close_force;             /* ... and how */
 };
 
 /* The active-message id of every softdoca message. */
