@@ -12,6 +12,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* What the client sends, and the server sends back. */
+struct ping {
+	uint32_t round;
+	uint32_t flags;
+};
+#define PING_LAST 1u      /* the client's last round: the server leaves after it */
+#define PING_WARM_LAST 2u /* the last warm-up round: the timed ones follow */
+
+/* Each program defines `prog`, its name for messages. */
+#define DIE(...)                               \
+	do {                                   \
+		fprintf(stderr, "%s: ", prog); \
+		fprintf(stderr, __VA_ARGS__);  \
+		fprintf(stderr, "\n");         \
+		exit(1);                       \
+	} while (0)
 
 #define CM_DEFAULT_PORT 19600
 #define CM_DEFAULT_ITERS 1000

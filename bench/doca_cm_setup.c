@@ -56,23 +56,7 @@
 #define SERVER_SLOTS 256 /* receive and answer buffers in flight (server) */
 #define TASKS 64         /* per task type */
 
-/* What the client sends, and the server sends back. */
-struct ping {
-	uint32_t round;
-	uint32_t flags;
-};
-#define PING_LAST 1u      /* the client's last round: the server leaves after it */
-#define PING_WARM_LAST 2u /* the last warm-up round: the timed ones follow */
-
 static const char *prog = "doca_cm_setup";
-
-#define DIE(...)                               \
-	do {                                   \
-		fprintf(stderr, "%s: ", prog); \
-		fprintf(stderr, __VA_ARGS__);  \
-		fprintf(stderr, "\n");         \
-		exit(1);                       \
-	} while (0)
 
 /* Reports a failed call by its function's name (what precedes its "("). */
 static void fail(const char *call, doca_error_t st)

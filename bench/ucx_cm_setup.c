@@ -48,23 +48,7 @@
 #define AM_PING 11
 #define AM_PONG 12
 
-/* The ping's header; the pong carries it back. */
-struct ping {
-	uint32_t round;
-	uint32_t flags;
-};
-#define PING_LAST 1u      /* the client's last round: the server leaves after it */
-#define PING_WARM_LAST 2u /* the last warm-up round: the timed ones follow */
-
 static const char *prog = "ucx_cm_setup";
-
-#define DIE(...)                               \
-	do {                                   \
-		fprintf(stderr, "%s: ", prog); \
-		fprintf(stderr, __VA_ARGS__);  \
-		fprintf(stderr, "\n");         \
-		exit(1);                       \
-	} while (0)
 
 #define UCS_CHECK(call)                                               \
 	do {                                                          \
