@@ -530,3 +530,26 @@ const struct xport_ops fake_xport_ops = {
 	.reject = fake_reject,
 	.connect = fake_connect,
 };
+
+int fake_xport_group_use_fake(void **state)
+{
+	(void)state;
+	xport_set_ops_for_tests(&fake_xport_ops);
+	return 0;
+}
+
+int fake_xport_group_use_shm(void **state)
+{
+	(void)state;
+	xport_set_ops_for_tests(NULL);
+	setenv("SOFTDOCA_TRANSPORT", "shm", 1);
+	return 0;
+}
+
+int fake_xport_group_use_tcp(void **state)
+{
+	(void)state;
+	xport_set_ops_for_tests(NULL);
+	setenv("SOFTDOCA_TRANSPORT", "tcp", 1);
+	return 0;
+}

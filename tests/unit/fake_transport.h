@@ -30,4 +30,10 @@ bool fake_xport_swapped(void);
  * later (0, the default: every payload is eager). */
 void fake_xport_rndv_from(size_t bytes);
 
+/* cmocka group setups for tests that run their cases once per transport:
+ * the fake instance, or UCX over shared memory or TCP. */
+int fake_xport_group_use_fake(void **state);
+int fake_xport_group_use_shm(void **state);
+int fake_xport_group_use_tcp(void **state);
+
 #endif /* SDOCA_TESTS_FAKE_TRANSPORT_H_ */

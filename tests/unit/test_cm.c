@@ -717,30 +717,6 @@ static void cycles(void **state)
 	assert_int_equal(client->events[EV_FAILURE] + server->events[EV_FAILURE], 0);
 }
 
-/* Each group: one transport. */
-static int use_fake(void **state)
-{
-	(void)state;
-	xport_set_ops_for_tests(&fake_xport_ops);
-	return 0;
-}
-
-static int use_shm(void **state)
-{
-	(void)state;
-	xport_set_ops_for_tests(NULL);
-	setenv("SOFTDOCA_TRANSPORT", "shm", 1);
-	return 0;
-}
-
-static int use_tcp(void **state)
-{
-	(void)state;
-	xport_set_ops_for_tests(NULL);
-	setenv("SOFTDOCA_TRANSPORT", "tcp", 1);
-	return 0;
-}
-
 int main(void)
 {
 #define CASE(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -754,8 +730,10 @@ int main(void)
 	int failed = 0;
 
 	setenv("SOFTDOCA_DEVICES", "lo", 1);
-	failed += cmocka_run_group_tests_name("fake transport", fake, use_fake, NULL);
-	failed += cmocka_run_group_tests_name("UCX, shared memory", shm, use_shm, NULL);
-	failed += cmocka_run_group_tests_name("UCX, TCP", tcp, use_tcp, NULL);
+	failed += cmocka_run_group_tests_name("fake transport", fake, fake_xport_group_use_fake,
+	                                      NULL);
+	failed += cmocka_run_group_tests_name("UCX, shared memory", shm, fake_xport_group_use_shm,
+	                                      NULL);
+	failed += cmocka_run_group_tests_name("UCX, TCP", tcp, fake_xport_group_use_tcp, NULL);
 	return failed;
 }

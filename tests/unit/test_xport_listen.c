@@ -372,30 +372,6 @@ static void bad_addresses(void **state)
 	assert_int_equal(xport_sockaddr_port((struct sockaddr *)&addr), 4791);
 }
 
-/* Each group: one transport. */
-static int use_fake(void **state)
-{
-	(void)state;
-	xport_set_ops_for_tests(&fake_xport_ops);
-	return 0;
-}
-
-static int use_shm(void **state)
-{
-	(void)state;
-	xport_set_ops_for_tests(NULL);
-	setenv("SOFTDOCA_TRANSPORT", "shm", 1);
-	return 0;
-}
-
-static int use_tcp(void **state)
-{
-	(void)state;
-	xport_set_ops_for_tests(NULL);
-	setenv("SOFTDOCA_TRANSPORT", "tcp", 1);
-	return 0;
-}
-
 int main(void)
 {
 #define CASES                                                                          \
@@ -414,8 +390,10 @@ int main(void)
 		                                         destroyed_listening, setup, teardown) };
 	int failed = 0;
 
-	failed += cmocka_run_group_tests_name("fake transport", fake, use_fake, NULL);
-	failed += cmocka_run_group_tests_name("UCX, shared memory", shm, use_shm, NULL);
-	failed += cmocka_run_group_tests_name("UCX, TCP", tcp, use_tcp, NULL);
+	failed += cmocka_run_group_tests_name("fake transport", fake, fake_xport_group_use_fake,
+	                                      NULL);
+	failed += cmocka_run_group_tests_name("UCX, shared memory", shm, fake_xport_group_use_shm,
+	                                      NULL);
+	failed += cmocka_run_group_tests_name("UCX, TCP", tcp, fake_xport_group_use_tcp, NULL);
 	return failed;
 }
