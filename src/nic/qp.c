@@ -400,7 +400,8 @@ void nic_qp_destroy(struct nic_qp *qp, doca_error_t status)
 	if (qp->state != NIC_QP_ERROR)
 		qp->state = NIC_QP_CLOSED;
 	nic_comp_flush(qp, status);
-	nic_qp_put(qp); /* destroy's own */
-	nic_qp_put(qp); /* the owner's: frees it if nothing else refers to it */
+	/* destroy's own and the owner's, in one step: the QP is not touched
+	 * after the count that may free it. */
+	nic_qp_put_n(qp, 2);
 	nic_unlock(w);
 }
