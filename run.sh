@@ -3,13 +3,17 @@
 #
 #   ./run.sh demo    install what is missing, build, run the demonstration
 #   ./run.sh test    install what is missing, build and run the whole test suite
-#                    (ASan+UBSan, then ThreadSanitizer on the threaded tests,
+#                    (release, then the fast suite on every compiler and build
+#                    type, ASan+UBSan, ThreadSanitizer on the threaded tests,
 #                    then every libFuzzer target for a bounded time)
 #
 #   ./run.sh soak [MINUTES]
 #                    the soak (docs/soak.md): 8 connections, every operation,
 #                    1 B - 64 MiB, injected faults, every byte checked; MINUTES
 #                    (default 10) over shared memory, then as long over TCP
+#
+#   ./run.sh builds  gcc and clang x Debug, Release, RelWithDebInfo, warnings
+#                    as errors, each with the fast suite (part of test)
 #
 # Also: build, install [PREFIX], fuzz [SECONDS], format, deps.
 set -euo pipefail
@@ -51,7 +55,9 @@ deps() {
 configure_build() {
 	local dir=$1
 	shift
-	cmake -S "$ROOT" -B "$dir" -G Ninja "$@" >/dev/null
+	# The project's own builds: every warning is an error (a plain cmake
+	# build leaves SOFTDOCA_WERROR off).
+	cmake -S "$ROOT" -B "$dir" -G Ninja -DSOFTDOCA_WERROR=ON "$@" >/dev/null
 	cmake --build "$dir" -j "$JOBS"
 }
 
@@ -84,6 +90,25 @@ test_sanitized() {
 		TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$ROOT/tests/tsan.supp \
 		UCX_MEM_MMAP_HOOK_MODE=none SOFTDOCA_TIMEOUT_MS=10000 \
 		ctest --output-on-failure -j "$JOBS" -L threads --timeout 600)
+}
+
+# Every build a user makes: gcc and clang, Debug, Release and RelWithDebInfo,
+# warnings as errors, and the fast suite (unit and header tests) on each.
+# The slow suites run once, on build/ (gcc RelWithDebInfo) and the sanitizers.
+BUILD_MATRIX_COMPILERS=(gcc clang)
+BUILD_MATRIX_TYPES=(Debug Release RelWithDebInfo)
+test_builds() {
+	local cc type dir
+	for cc in "${BUILD_MATRIX_COMPILERS[@]}"; do
+		for type in "${BUILD_MATRIX_TYPES[@]}"; do
+			[ "$cc/$type" = gcc/RelWithDebInfo ] && continue # build/ is that one
+			dir=build-matrix/$cc-$type
+			log "$cc $type build, warnings as errors, and the fast suite ($dir/)"
+			configure_build "$dir" -DCMAKE_BUILD_TYPE="$type" -DCMAKE_C_COMPILER="$cc" \
+				-DCMAKE_CXX_COMPILER="$([ "$cc" = gcc ] && echo g++ || echo clang++)"
+			(cd "$dir" && ctest --output-on-failure -j "$JOBS" -L 'unit|headers' --timeout 300)
+		done
+	done
 }
 
 fuzz() {
@@ -126,9 +151,11 @@ test)
 	deps
 	format_check
 	test_release
+	test_builds
 	test_sanitized
 	fuzz
 	;;
+builds) deps; test_builds ;;
 fuzz) deps; fuzz "${2:-$FUZZ_SECONDS}" ;;
 soak)
 	deps
@@ -140,7 +167,7 @@ soak)
 	;;
 format) git ls-files '*.c' '*.h' | xargs clang-format -i ;;
 *)
-	sed -n '2,10p' "$0"
+	sed -n '2,/^set /{/^set /!p}' "$0"
 	exit 2
 	;;
 esac

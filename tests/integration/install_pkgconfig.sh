@@ -84,6 +84,37 @@ $cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$w
 	$(pkg-config --cflags --libs doca-common)
 LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$work/prog"
 
+# Users build with gcc or clang, whichever built the libraries: the installed
+# headers compile with -Werror -pedantic under both, each API generation, C
+# and C++. (A sanitizer build's program must use the libraries' compiler.)
+if [ -z "$flags" ]; then
+	for path in "$prefix"/include/*.h; do printf '#include <%s>\n' "${path##*/}"; done \
+		>"$work/all_headers.h"
+	for other in gcc clang g++ clang++; do
+		command -v "$other" >/dev/null || fail "$other is not installed"
+		case $other in
+		*++) lang=c++ std=c++11 ;;
+		*) lang=c std=c11 ;;
+		esac
+		for api in "" 205 202; do
+			# shellcheck disable=SC2046
+			"$other" -x "$lang" -std="$std" -Wall -Wextra -Werror -pedantic \
+				-DDOCA_ALLOW_EXPERIMENTAL_API ${api:+-DSOFTDOCA_API_VERSION=$api} \
+				-fsyntax-only $(pkg-config --cflags doca-common doca-rdma doca-dpa doca-argp) \
+				"$work/all_headers.h" ||
+				fail "the installed headers warn under $other (API ${api:-3.x})"
+		done
+	done
+	for other in gcc clang; do
+		# shellcheck disable=SC2046
+		"$other" -std=c11 -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" \
+			-o "$work/prog_$other" $(pkg-config --cflags --libs doca-common) ||
+			fail "pkgconfig_program.c does not build with $other -Werror"
+		LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$work/prog_$other" >/dev/null ||
+			fail "pkgconfig_program.c built by $other did not run"
+	done
+fi
+
 # shellcheck disable=SC2046,SC2086
 $cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$work/prog_static" \
 	$(pkg-config --cflags doca-common) "$libdir/libdoca_common.a" \
