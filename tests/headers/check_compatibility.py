@@ -12,6 +12,9 @@
 #
 #   check_compatibility.py CLANG ROOT            check (ctest)
 #   check_compatibility.py CLANG ROOT --write    regenerate the index
+#
+# It reads the source only; probe_compatibility.py calls every function and
+# checks the index against the answers.
 import fnmatch
 import os
 import re
