@@ -158,6 +158,54 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf
 	SDOCA_NOT_SUPPORTED(NO_DPA);
 }
 
+/* DOCA 2.5's forms (doca_buf_array.h binds them for programs built for 2.5
+ * or 2.2): the mmap at creation; the element size, count and offset with
+ * the parameters. */
+DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_create(struct doca_mmap *mmap,
+                                                                 struct doca_buf_arr **buf_arr);
+DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca_buf_arr *buf_arr,
+                                                                     size_t size, uint32_t num_elem,
+                                                                     uint32_t start_offset);
+struct doca_dpa_dev_buf_arr;
+DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
+        const struct doca_buf_arr *buf_arr, struct doca_dpa_dev_buf_arr **dpa_buf_arr);
+
+DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_create(struct doca_mmap *mmap,
+                                                                 struct doca_buf_arr **buf_arr)
+{
+	doca_error_t status;
+
+	SDOCA_CHECK_ARG(mmap);
+	/* One element until set_params says how many. */
+	status = doca_buf_arr_create(1, buf_arr);
+	if (status == DOCA_SUCCESS)
+		(*buf_arr)->mmap = mmap;
+	return status;
+}
+
+DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca_buf_arr *buf_arr,
+                                                                     size_t size, uint32_t num_elem,
+                                                                     uint32_t start_offset)
+{
+	SDOCA_CHECK_ARG(buf_arr);
+	SDOCA_CHECK_ARG(size > 0);
+	SDOCA_CHECK_ARG(num_elem > 0);
+	if (!buf_arr->mmap)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_set_params: the array has no mmap");
+	if (buf_arr->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_set_params: the array is started");
+	buf_arr->num_elem = num_elem;
+	return doca_buf_arr_set_params(buf_arr, buf_arr->mmap, size, start_offset);
+}
+
+DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
+        const struct doca_buf_arr *buf_arr, struct doca_dpa_dev_buf_arr **dpa_buf_arr)
+{
+	(void)dpa_buf_arr;
+	SDOCA_CHECK_ARG(buf_arr);
+	SDOCA_NOT_SUPPORTED(NO_DPA);
+}
+
 DOCA_STABLE doca_error_t softdoca_buf_arr_get_elem(const struct doca_buf_arr *buf_arr,
                                                    uint64_t index, void **addr, size_t *len)
 {
