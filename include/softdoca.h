@@ -14,6 +14,8 @@
 
 #include "doca_compat.h"
 #include "doca_error.h"
+#include "doca_pe.h"
+#include "doca_types.h"
 #include "doca_version.h"
 
 /* Defined when the DOCA headers in use are softdoca's. */
@@ -174,6 +176,60 @@ struct softdoca_process_counters {
 DOCA_STABLE doca_error_t softdoca_process_counters_get(uint32_t pid,
                                                        struct softdoca_process_counters **counters);
 DOCA_STABLE void softdoca_process_counters_destroy(struct softdoca_process_counters *counters);
+
+struct doca_buf_arr;
+
+/* Element `index` of a started buffer array (doca_buf_array.h) on the CPU:
+ * its address and, when len is not NULL, its size - what a DPA or GPU
+ * kernel gets by index on hardware. BAD_STATE before doca_buf_arr_start,
+ * INVALID_VALUE for an index past the end. */
+DOCA_STABLE doca_error_t softdoca_buf_arr_get_elem(const struct doca_buf_arr *buf_arr,
+                                                   uint64_t index, void **addr, size_t *len);
+
+/*
+ * RDMA task batches. DOCA's task batches (doca_task_batch_* in doca_pe.h)
+ * come from a library's allocator, and DOCA has one only for its Ethernet
+ * send queue; softdoca gives RDMA contexts one of the same shape for sends,
+ * writes and reads on one connection. A batch is configured before the
+ * context starts, allocated while it runs, filled through the arrays the
+ * allocation returns (entry i: source, destination, user data), submitted
+ * with doca_task_batch_submit() and freed with doca_task_batch_free(). Its
+ * tasks are posted in order, as that many tasks would be; the batch
+ * completes once all of them did: the success callback when every one
+ * succeeded, else the error callback, with each task's status
+ * (doca_task_batch_get_status() is the first failure).
+ */
+struct doca_rdma;
+struct doca_buf;
+struct doca_task_batch;
+
+enum softdoca_rdma_batch_op {
+	SOFTDOCA_RDMA_BATCH_SEND,  /* src: local source; no dst */
+	SOFTDOCA_RDMA_BATCH_WRITE, /* src: local source; dst: remote destination */
+	SOFTDOCA_RDMA_BATCH_READ,  /* src: remote source; dst: local destination */
+	SOFTDOCA_RDMA_BATCH_OPS
+};
+
+typedef void (*softdoca_rdma_task_batch_completion_cb_t)(
+        struct doca_task_batch *task_batch, uint16_t tasks_num, union doca_data ctx_user_data,
+        union doca_data task_batch_user_data, union doca_data *task_user_data_array,
+        struct doca_buf **src_array, struct doca_buf **dst_array, doca_error_t *status_array);
+
+/* num_task_batches batches of up to max_tasks_number tasks of one
+ * operation; the context must be IDLE, as for a task type's *_set_conf. */
+DOCA_EXPERIMENTAL doca_error_t softdoca_rdma_task_batch_set_conf(
+        struct doca_rdma *rdma, enum softdoca_rdma_batch_op op,
+        enum doca_task_batch_max_tasks_number max_tasks_number, uint16_t num_task_batches,
+        softdoca_rdma_task_batch_completion_cb_t success_cb,
+        softdoca_rdma_task_batch_completion_cb_t error_cb);
+
+/* A batch of tasks_num tasks on conn (RUNNING; NO_MEMORY when every batch
+ * is in use). *dst_array is NULL for sends (dst_array may be NULL then). */
+DOCA_EXPERIMENTAL doca_error_t softdoca_rdma_task_batch_allocate(
+        struct doca_rdma *rdma, enum softdoca_rdma_batch_op op, struct doca_rdma_connection *conn,
+        uint16_t tasks_num, union doca_data task_batch_user_data, struct doca_buf ***src_array,
+        struct doca_buf ***dst_array, union doca_data **task_user_data_array,
+        struct doca_task_batch **task_batch);
 
 SOFTDOCA_END_DECLS
 

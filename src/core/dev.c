@@ -547,8 +547,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_sf_index(const struct doca_devin
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(sf_index);
-	SDOCA_NOT_SUPPORTED("softdoca devices are physical functions; only a sub-function (SF) "
-	                    "has an SF index");
+	/* Every softdoca device is a PF (doca_devinfo_get_pci_func_type): it
+	 * has no SF index, so there is none to find, as for DOCA's PFs, which
+	 * DOCA's samples skip by their function type before asking. */
+	SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
+	           "doca_devinfo_get_sf_index: %s is a physical function, not a sub-function "
+	           "(SF); it has no SF index",
+	           devinfo->iface_name);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_iface_index(const struct doca_devinfo *devinfo,

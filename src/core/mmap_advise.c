@@ -2,51 +2,124 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * doca_mmap_advise. Cache invalidation is a BlueField DPU-mode feature; a
- * softdoca device has no NIC cache to invalidate. The device queries answer
- * NOT_SUPPORTED, no context can be created, and the calls on contexts and
- * tasks that cannot exist answer NOT_SUPPORTED, NULL or nothing.
+ * doca_mmap_advise: a context whose task invalidates the cached lines of a
+ * buffer. On a BlueField the NIC caches memory it reads; a softdoca device
+ * reads memory through the CPU, whose caches are coherent, so there is
+ * nothing stale to drop. The task still lives a task's whole life - pool,
+ * allocate, submit on a RUNNING context, completion callback with SUCCESS
+ * from doca_pe_progress(), free - so programs written for the hardware run
+ * unchanged; its one action is a full memory fence, the CPU's nearest
+ * equivalent (what was written before the submit is ordered before what the
+ * callback reads).
  */
-#include <stddef.h>
+#include <stdlib.h>
 
 #include <doca_mmap_advise.h>
 
+#include "core/buf.h"
+#include "core/ctx.h"
+#include "core/dev.h"
+#include "core/mmap.h"
 #include "core/sdk_log.h"
 
 SDOCA_LOG_MODULE(mmap_advise);
 
-#define NO_CACHE "a softdoca device has no NIC cache to invalidate (a BlueField DPU-mode feature)"
+/* The largest buffer one task takes: as an RDMA message (2 GiB). */
+#define INVALIDATE_MAX_BUF_SIZE (UINT64_C(1) << 31)
 
-/* Contexts and tasks that cannot exist: their setters and getters are still
- * defined for programs that link them. */
-#define UNREACHABLE_OBJECT() SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_CACHE)
+struct doca_mmap_advise {
+	struct doca_ctx ctx;
+	struct sdoca_task_pool invalidate;
+};
+
+struct doca_mmap_advise_task_invalidate_cache {
+	struct doca_task base;
+	struct doca_buf *buf;
+};
+
+static struct doca_mmap_advise_task_invalidate_cache *to_task(struct doca_task *task)
+{
+	return sdoca_container_of(task, struct doca_mmap_advise_task_invalidate_cache, base);
+}
+
+static doca_error_t submit_invalidate(struct doca_task *task)
+{
+	const struct doca_buf *buf = to_task(task)->buf;
+
+	if (!buf)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "cache invalidate task has no buffer");
+	if (buf->mmap->from_export)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "cache invalidate: the buffer comes from a remote (imported) mmap");
+	if (buf->len > INVALIDATE_MAX_BUF_SIZE)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "cache invalidate: a buffer of %zu bytes exceeds the maximum of %llu",
+		           buf->len, (unsigned long long)INVALIDATE_MAX_BUF_SIZE);
+	atomic_thread_fence(memory_order_seq_cst);
+	sdoca_task_complete(task, DOCA_SUCCESS);
+	return DOCA_SUCCESS;
+}
+
+SDOCA_TASK_INVOKER(invoke_invalidate, struct doca_mmap_advise_task_invalidate_cache, base,
+                   doca_mmap_advise_task_invalidate_cache_completion_cb_t)
+
+static const struct sdoca_task_type invalidate_type = {
+	.name = "mmap advise cache invalidate",
+	.size = sizeof(struct doca_mmap_advise_task_invalidate_cache),
+	.invoke = invoke_invalidate,
+	.submit = submit_invalidate,
+};
+
+/* Tasks complete at submit: nothing is ever left to flush. */
+static doca_error_t advise_start(struct doca_ctx *ctx, enum sdoca_start *how)
+{
+	(void)ctx;
+	*how = SDOCA_START_DONE;
+	return DOCA_SUCCESS;
+}
+
+static const struct sdoca_ctx_ops advise_ops = {
+	.name = "mmap advise",
+	.start = advise_start,
+};
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_create(struct doca_dev *dev,
                                                        struct doca_mmap_advise **mmap_advise)
 {
+	struct doca_mmap_advise *advise;
+
 	SDOCA_CHECK_ARG(dev);
 	SDOCA_CHECK_ARG(mmap_advise);
-	SDOCA_NOT_SUPPORTED(NO_CACHE);
+	advise = calloc(1, sizeof(*advise));
+	if (!advise)
+		return DOCA_ERROR_NO_MEMORY;
+	sdoca_ctx_init(&advise->ctx, &advise_ops, dev);
+	*mmap_advise = advise;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_destroy(struct doca_mmap_advise *mmap_advise)
 {
+	doca_error_t status;
+
 	SDOCA_CHECK_ARG(mmap_advise);
-	SDOCA_NOT_SUPPORTED(NO_CACHE);
+	status = sdoca_ctx_fini(&mmap_advise->ctx);
+	if (status != DOCA_SUCCESS)
+		return status;
+	free(mmap_advise);
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL struct doca_ctx *doca_mmap_advise_as_ctx(struct doca_mmap_advise *mmap_advise)
 {
-	(void)mmap_advise;
-	UNREACHABLE_OBJECT();
-	return NULL;
+	return mmap_advise ? &mmap_advise->ctx : NULL;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_mmap_advise_cap_task_cache_invalidate_is_supported(const struct doca_devinfo *devinfo)
 {
 	SDOCA_CHECK_ARG(devinfo);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_cache_invalidate_get_max_buf_size(
@@ -54,7 +127,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_cache_invalidate_get_max_bu
 {
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(buf_size);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	*buf_size = INVALIDATE_MAX_BUF_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
@@ -62,45 +136,46 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
         doca_mmap_advise_task_invalidate_cache_completion_cb_t completion_cb,
         doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb, uint32_t num_tasks)
 {
-	(void)completion_cb;
-	(void)error_cb;
-	(void)num_tasks;
 	SDOCA_CHECK_ARG(mmap_advise);
-	SDOCA_NOT_SUPPORTED(NO_CACHE);
+	return sdoca_task_pool_configure(&mmap_advise->ctx, &mmap_advise->invalidate,
+	                                 &invalidate_type, (sdoca_generic_cb_t)completion_cb,
+	                                 (sdoca_generic_cb_t)error_cb, num_tasks);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(
         struct doca_mmap_advise *mmap_advise, struct doca_buf *buf, union doca_data user_data,
         struct doca_mmap_advise_task_invalidate_cache **task)
 {
-	(void)user_data;
+	struct doca_task *t;
+	doca_error_t status;
+
 	SDOCA_CHECK_ARG(mmap_advise);
 	SDOCA_CHECK_ARG(buf);
 	SDOCA_CHECK_ARG(task);
-	SDOCA_NOT_SUPPORTED(NO_CACHE);
+	status = sdoca_task_alloc(&mmap_advise->ctx, &mmap_advise->invalidate, user_data, &t);
+	if (status != DOCA_SUCCESS)
+		return status;
+	*task = to_task(t);
+	(*task)->buf = buf;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL struct doca_task *doca_mmap_advise_task_invalidate_cache_as_doca_task(
         struct doca_mmap_advise_task_invalidate_cache *task)
 {
-	(void)task;
-	UNREACHABLE_OBJECT();
-	return NULL;
+	return task ? &task->base : NULL;
 }
 
+/* Setters and getters trust the task, as DOCA's do. */
 DOCA_EXPERIMENTAL void
 doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
                                                struct doca_buf *buf)
 {
-	(void)task;
-	(void)buf;
-	UNREACHABLE_OBJECT();
+	task->buf = buf;
 }
 
 DOCA_EXPERIMENTAL struct doca_buf *doca_mmap_advise_task_invalidate_cache_get_buf(
         const struct doca_mmap_advise_task_invalidate_cache *task)
 {
-	(void)task;
-	UNREACHABLE_OBJECT();
-	return NULL;
+	return task->buf;
 }

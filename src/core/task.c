@@ -14,6 +14,7 @@
 #include "core/faults.h"
 #include "core/pe.h"
 #include "core/task.h"
+#include "core/task_batch.h"
 #include "core/sdk_log.h"
 
 SDOCA_LOG_MODULE(task);
@@ -221,40 +222,42 @@ DOCA_STABLE struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
 	return task ? task->ctx : NULL;
 }
 
-/* No softdoca library creates task batches, so none of these can be reached
- * with a real batch. */
-#define NO_BATCHES "no softdoca library offers task batches"
+/* Task batches (core/task_batch.h): a batch is a task of its library's batch
+ * pool, so these are the task calls on its embedded task. */
 
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_submit(struct doca_task_batch *task_batch)
 {
 	SDOCA_CHECK_ARG(task_batch);
-	SDOCA_NOT_SUPPORTED(NO_BATCHES);
+	return submit(&task_batch->task);
 }
 
+/* Every submission checks the batch's tasks before any is posted. */
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_try_submit(struct doca_task_batch *task_batch)
 {
 	SDOCA_CHECK_ARG(task_batch);
-	SDOCA_NOT_SUPPORTED(NO_BATCHES);
+	return submit(&task_batch->task);
 }
 
 DOCA_EXPERIMENTAL void doca_task_batch_free(struct doca_task_batch *task_batch)
 {
-	(void)task_batch;
-	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_BATCHES);
+	if (!task_batch) {
+		SDOCA_ERR("doca_task_batch_free: task_batch is NULL");
+		return;
+	}
+	doca_task_free(&task_batch->task);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch)
 {
 	SDOCA_CHECK_ARG(task_batch);
-	SDOCA_NOT_SUPPORTED(NO_BATCHES);
+	return task_batch->task.status;
 }
 
 DOCA_EXPERIMENTAL void doca_task_batch_set_user_data(struct doca_task_batch *task_batch,
                                                      union doca_data user_data)
 {
-	(void)task_batch;
-	(void)user_data;
-	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_BATCHES);
+	if (task_batch)
+		task_batch->task.user_data = user_data;
 }
 
 DOCA_EXPERIMENTAL union doca_data
@@ -262,16 +265,12 @@ doca_task_batch_get_user_data(const struct doca_task_batch *task_batch)
 {
 	union doca_data none = { .u64 = 0 };
 
-	(void)task_batch;
-	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_BATCHES);
-	return none;
+	return task_batch ? task_batch->task.user_data : none;
 }
 
 DOCA_EXPERIMENTAL struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *task_batch)
 {
-	(void)task_batch;
-	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_BATCHES);
-	return NULL;
+	return task_batch ? task_batch->task.ctx : NULL;
 }
 
 DOCA_EXPERIMENTAL union doca_data
@@ -279,14 +278,10 @@ doca_task_batch_get_ctx_user_data(const struct doca_task_batch *task_batch)
 {
 	union doca_data none = { .u64 = 0 };
 
-	(void)task_batch;
-	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_BATCHES);
-	return none;
+	return task_batch ? task_batch->task.ctx->user_data : none;
 }
 
 DOCA_EXPERIMENTAL uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *task_batch)
 {
-	(void)task_batch;
-	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s: %s", __func__, NO_BATCHES);
-	return 0;
+	return task_batch ? task_batch->tasks_num : 0;
 }

@@ -20,6 +20,7 @@
 #define SDOCA_RDMA_RDMA_H_
 
 #include <doca_rdma.h>
+#include <softdoca.h>
 
 #include "core/ctx.h"
 #include "core/sync_event.h"
@@ -157,6 +158,13 @@ struct doca_rdma {
 	uint32_t timeout_ms;
 	struct sdoca_task_pool pools[RDMA_TASK_KINDS];
 	struct sdoca_task_pool job_pool; /* DOCA 2.2 jobs of every kind (api_v202.c) */
+	/* Task batches (task_batch.c), one pool per operation; the type's
+	 * object size follows the configured maximum of tasks per batch. */
+	struct rdma_batch_pool {
+		struct sdoca_task_pool pool;
+		struct sdoca_task_type type;
+		uint16_t max_tasks;
+	} batches[SOFTDOCA_RDMA_BATCH_OPS];
 	/* The connection callbacks (DOCA 3.x types, spelt out: the DOCA 2.2
 	 * and 2.5 generations of doca_rdma.h do not declare them). */
 	void (*request_cb)(struct doca_rdma_connection *conn, union doca_data ctx_data);
@@ -304,6 +312,15 @@ doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
                              union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **task);
+
+/* A task that is not the application's (a batch's entry): its row, its
+ * checks and work request with `done` to call when the soft NIC finishes it
+ * (nothing posted yet); then posting it, and filling in its results from
+ * `done`. */
+doca_error_t rdma_task_prepare(struct rdma_task *t, enum rdma_task_kind kind,
+                               void (*done)(struct nic_wqe *wqe, doca_error_t status));
+doca_error_t rdma_task_post(struct rdma_task *t);
+void rdma_task_results(struct rdma_task *t, const struct nic_wqe *wqe, doca_error_t status);
 
 /* DOCA 2.2 jobs: tasks of every kind from rdma->job_pool, sized at
  * doca_ctx_workq_add(); their completion goes to the work queue. */

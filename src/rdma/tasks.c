@@ -438,6 +438,37 @@ static const struct rdma_task_type types[RDMA_TASK_KINDS] = {
 	                NIC_WR_EVENT_ADD, build_event_add, NULL),
 };
 
+/* --- tasks the library submits itself (a batch's entries) --- */
+
+doca_error_t rdma_task_prepare(struct rdma_task *t, enum rdma_task_kind kind,
+                               void (*done)(struct nic_wqe *wqe, doca_error_t status))
+{
+	t->type = &types[kind];
+	t->result_len = 0;
+	prepare(t);
+	t->wqe.done = done;
+	if (t->type->connected && (!t->args.conn || !t->args.conn->qp))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "%s: no connection, or its connection was disconnected",
+		           t->type->base.name);
+	return t->type->build(t);
+}
+
+doca_error_t rdma_task_post(struct rdma_task *t)
+{
+	if (!t->type->connected)
+		return nic_post_recv(&rdma_of(t->base.ctx)->srq, &t->wqe);
+	return nic_post_send(t->args.conn->qp, &t->wqe);
+}
+
+void rdma_task_results(struct rdma_task *t, const struct nic_wqe *wqe, doca_error_t status)
+{
+	if (status == DOCA_SUCCESS)
+		t->result_len = (uint32_t)wqe->result_len;
+	if (t->type->results)
+		t->type->results(t, wqe, status);
+}
+
 /* --- DOCA 2.2 jobs: one pool for every kind, each task submitted by its
  * kind's row, its completion queued on the work queue --- */
 

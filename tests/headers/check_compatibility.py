@@ -8,10 +8,14 @@
 #    form in one API generation is not supported ("partial"), is named
 #    somewhere in the document;
 #  - the generated function index at the end of the document (every public
-#    function, the DOCA generations that declare it, its status) is current.
+#    function, the DOCA generations whose programs softdoca's headers declare
+#    it for, its status) is current.
 #
 #   check_compatibility.py CLANG ROOT            check (ctest)
 #   check_compatibility.py CLANG ROOT --write    regenerate the index
+#
+# It reads the source only; probe_compatibility.py calls every function and
+# checks the index against the answers.
 import fnmatch
 import os
 import re
@@ -145,7 +149,7 @@ def main():
             errors.append(f"{name}: refuses some inputs with NOT_SUPPORTED; say which in the document")
         status[name] = "not supported" if listed else code
     rows = [f"| `{n}` | {', '.join(generations[n])} | {status[n]} |" for n in sorted(status)]
-    index = "\n".join([BEGIN, "", "| function | DOCA generations | status |", "|---|---|---|",
+    index = "\n".join([BEGIN, "", "| function | declared for programs of | status |", "|---|---|---|",
                        *rows, "", END])
     head, _, rest = doc.partition(BEGIN)
     tail = rest.partition(END)[2] if rest else "\n"

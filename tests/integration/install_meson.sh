@@ -3,8 +3,9 @@
 # installed into a temporary prefix. Each build file is in the form DOCA
 # ships (tests/integration/install/):
 # - doca25_sample: a DOCA 2.x sample, the prefix written into it, its version
-#   from applications/VERSION, applications/common/src an include directory,
-#   dependency('doca'), which gives DOCA 2.5's API;
+#   from applications/VERSION (DOCA 2.5's, the API it gets), applications/
+#   common/src an include directory, dependency('doca'), which gives DOCA
+#   2.5's API;
 # - doca25_modules: a DOCA 2.5 program asking for doca-common and doca-rdma:
 #   it does not compile through lib/<multiarch>/pkgconfig (3.x modules), it
 #   does through lib/<multiarch>/pkgconfig/doca-2.5;
@@ -41,7 +42,8 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 prefix=$work/prefix
 libdir=$(find "$prefix" -name libdoca_common.so -printf '%h\n' | head -n1)
 [ -n "$libdir" ] || fail "libdoca_common.so not installed"
-doca_version=$(cat "$prefix/VERSION")
+doca_version=$(cat "$prefix/VERSION")                # what 3.x samples read
+doca2_version=$(cat "$prefix/applications/VERSION")  # what 2.x programs read
 unset CPATH C_INCLUDE_PATH LIBRARY_PATH
 
 export CC="${CC:-cc}"
@@ -68,15 +70,16 @@ build() {
 		ninja -C "$work/$1" >>"$work/$1.log" 2>&1
 }
 
-# check_built NAME PROGRAM - PROGRAM of build NAME was built with the flags
-# given (the sanitizers) and with the project version the VERSION file holds.
+# check_built NAME PROGRAM VERSION - PROGRAM of build NAME was built with the
+# flags given (the sanitizers) and with the project version VERSION (what the
+# VERSION file its build file reads holds).
 check_built() {
 	if [ -n "$CFLAGS" ]; then
 		ninja -C "$work/$1" -t commands "$2" | grep -qF -- "$CFLAGS" ||
 			fail "$1: $2 built without $CFLAGS"
 	fi
-	meson introspect --projectinfo "$work/$1" | grep -qF "\"version\": \"$doca_version\"" ||
-		fail "$1: the project's version is not VERSION's $doca_version"
+	meson introspect --projectinfo "$work/$1" | grep -qF "\"version\": \"$3\"" ||
+		fail "$1: the project's version is not $3"
 }
 
 # run NAME PROGRAM PATTERN - runs PROGRAM of build NAME; its output matches PATTERN.
@@ -92,8 +95,9 @@ echo "== a DOCA 2.x sample: dependency('doca'), applications/VERSION, applicatio
 project doca25_sample "$work/src/doca25_sample" "$here/program_v25.c"
 build doca25_sample "$work/src/doca25_sample" "$libdir/pkgconfig" ||
 	{ cat "$work/doca25_sample.log"; fail "doca25_sample did not build"; }
-check_built doca25_sample doca_rdma_v25
-run doca25_sample doca_rdma_v25 "^DOCA 2\.5\..* program: OK"
+check_built doca25_sample doca_rdma_v25 "$doca2_version"
+# The program prints the DOCA_VERSION_STRING it was compiled with: the same.
+run doca25_sample doca_rdma_v25 "^DOCA $doca2_version program: OK"
 
 echo "== a DOCA 2.5 program asking for doca-common and doca-rdma"
 project doca25_modules "$work/src/doca25_modules" "$here/program_v25.c"
@@ -105,7 +109,7 @@ grep -q "too few arguments" "$work/doca25_modules_3x.log" ||
 echo "ok: it does not compile with the 3.x modules"
 build doca25_modules "$work/src/doca25_modules" "$libdir/pkgconfig/doca-2.5" ||
 	{ cat "$work/doca25_modules.log"; fail "doca25_modules did not build with doca-2.5/"; }
-check_built doca25_modules doca_rdma_v25
+check_built doca25_modules doca_rdma_v25 "$doca2_version"
 run doca25_modules doca_rdma_v25 "^DOCA 2\.5\..* program: OK"
 
 echo "== a DOCA 3.x sample in samples/doca_rdma/, ../../../VERSION"
@@ -117,7 +121,7 @@ sample=$prefix/samples/doca_rdma/rdma_install_check
 project doca3_sample "$sample"
 build doca3_sample "$sample" "$libdir/pkgconfig" ||
 	{ cat "$work/doca3_sample.log"; fail "doca3_sample did not build"; }
-check_built doca3_sample doca_rdma_install_check
+check_built doca3_sample doca_rdma_install_check "$doca_version"
 run doca3_sample doca_rdma_install_check "^DOCA $doca_version sample: OK"
 
 echo "meson: DOCA 2.x and 3.x samples against the installed tree: OK"

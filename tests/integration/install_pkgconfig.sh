@@ -54,18 +54,30 @@ for path in "$src"/include/*.h; do
 		-I"$prefix/include" "$work/header.c" || fail "$header does not compile from include/"
 done
 
-# VERSION at the root (3.x samples read ../../../VERSION) and in
-# applications/ (2.x samples): the DOCA release the headers follow.
-doca_version=$(printf '#include <doca_version.h>\nDOCA_VERSION_STRING\n' |
-	$cc -E -P -I"$prefix/include" -x c - | tail -n 1 | tr -d '"')
-case $doca_version in
-[0-9]*.[0-9]*.[0-9]*) ;;
-*) fail "DOCA_VERSION_STRING is '$doca_version'" ;;
-esac
+# VERSION at the root (3.x samples read ../../../VERSION): the DOCA release
+# the headers follow by default; applications/VERSION (2.x programs read it):
+# DOCA_VERSION_STRING as a program built with the "doca" module (2.x's)
+# sees it.
 for file in VERSION applications/VERSION; do
+	if [ "$file" = VERSION ]; then
+		cflags=""
+	else
+		cflags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags doca)
+	fi
+	# shellcheck disable=SC2086
+	doca_version=$(printf '#include <doca_version.h>\nDOCA_VERSION_STRING\n' |
+		$cc -E -P $cflags -I"$prefix/include" -x c - | tail -n 1 | tr -d '"')
+	case $doca_version in
+	[0-9]*.[0-9]*.[0-9]*) ;;
+	*) fail "DOCA_VERSION_STRING is '$doca_version'" ;;
+	esac
 	test "$(cat "$prefix/$file")" = "$doca_version" ||
 		fail "$file holds '$(cat "$prefix/$file")', not DOCA_VERSION_STRING '$doca_version'"
 done
+case $(cat "$prefix/applications/VERSION") in
+2.*) ;;
+*) fail "applications/VERSION holds '$(cat "$prefix/applications/VERSION")', not a DOCA 2.x release" ;;
+esac
 
 # The directories of NVIDIA's helper sources, each saying how to fill it.
 for dir in applications/common/src applications/common samples; do

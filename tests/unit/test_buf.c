@@ -8,6 +8,7 @@
 #include <doca_buf_inventory.h>
 #include <doca_buf_pool.h>
 #include <doca_mmap.h>
+#include <softdoca.h>
 
 #include "unit/testing.h"
 
@@ -442,13 +443,83 @@ static void test_reuse(void **state)
 	assert_int_equal(free_elements(), free_before);
 }
 
-static void test_buf_array_not_supported(void **state)
+/* A CPU buffer array: elements laid end to end in the mmap from the offset,
+ * each found by index; the layout is checked at start, the mmap is held
+ * while the array is started, and the GPU/DPA targets are refused. */
+static void test_buf_array(void **state)
 {
 	struct doca_buf_arr *arr;
+	struct doca_mmap *unstarted;
+	void *addr;
+	size_t len;
+	uint32_t bufs;
 
 	(void)state;
-	assert_doca_err(doca_buf_arr_create(4, &arr), DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_ok(doca_buf_arr_create(16, &arr));
+	/* no parameters yet */
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_BAD_STATE);
+	assert_doca_err(softdoca_buf_arr_get_elem(arr, 0, &addr, &len), DOCA_ERROR_BAD_STATE);
+	/* 16 x 256 bytes from offset 64 do not fit in 4096 bytes */
+	assert_doca_ok(doca_buf_arr_set_params(arr, mmap, 256, 64));
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_INVALID_VALUE);
+	/* an offset past the end, and a size whose product overflows */
+	assert_doca_ok(doca_buf_arr_set_params(arr, mmap, 1, sizeof(mem) + 1));
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_buf_arr_set_params(arr, mmap, SIZE_MAX / 8, 0));
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_INVALID_VALUE);
+	/* an mmap that is not started */
+	assert_doca_ok(doca_mmap_create(&unstarted));
+	assert_doca_ok(doca_buf_arr_set_params(arr, unstarted, 16, 0));
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_BAD_STATE);
+	assert_doca_ok(doca_mmap_destroy(unstarted));
+	/* 16 x 240 bytes from offset 256: exactly to the end */
+	assert_doca_ok(doca_buf_arr_set_params(arr, mmap, 240, 256));
+	assert_doca_ok(doca_buf_arr_start(arr));
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_BAD_STATE);
+	assert_doca_err(doca_buf_arr_set_params(arr, mmap, 16, 0), DOCA_ERROR_BAD_STATE);
+	for (uint64_t i = 0; i < 16; i++) {
+		assert_doca_ok(softdoca_buf_arr_get_elem(arr, i, &addr, &len));
+		assert_ptr_equal(addr, mem + 256 + i * 240);
+		assert_int_equal(len, 240);
+		memset(addr, (int)i, len);
+	}
+	assert_int_equal(mem[256 + 15 * 240 + 239], 15);
+	assert_doca_ok(softdoca_buf_arr_get_elem(arr, 3, &addr, NULL));
+	assert_doca_err(softdoca_buf_arr_get_elem(arr, 16, &addr, &len), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(softdoca_buf_arr_get_elem(arr, 0, NULL, &len), DOCA_ERROR_INVALID_VALUE);
+	/* the started array holds the mmap */
+	assert_doca_ok(doca_mmap_get_num_bufs(mmap, &bufs));
+	assert_int_equal(bufs, 1);
+	assert_doca_err(doca_mmap_stop(mmap), DOCA_ERROR_NOT_PERMITTED);
+	assert_doca_err(doca_mmap_destroy(mmap), DOCA_ERROR_IN_USE);
+	/* no GPU, no DPA */
+	assert_doca_err(doca_buf_arr_set_target_gpu(arr, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_err(doca_buf_arr_set_target_dpa(arr, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	{
+		struct doca_gpu_buf_arr *gpu;
+		doca_dpa_dev_buf_arr_t dpa;
+
+		assert_doca_err(doca_buf_arr_get_gpu_handle(arr, &gpu), DOCA_ERROR_NOT_SUPPORTED);
+		assert_doca_err(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_NOT_SUPPORTED);
+	}
+	assert_doca_ok(doca_buf_arr_stop(arr));
+	assert_doca_err(doca_buf_arr_stop(arr), DOCA_ERROR_BAD_STATE);
+	assert_doca_ok(doca_mmap_get_num_bufs(mmap, &bufs));
+	assert_int_equal(bufs, 0);
+	/* started again, then destroyed without a stop: the mmap is let go */
+	assert_doca_ok(doca_buf_arr_start(arr));
+	assert_doca_ok(doca_buf_arr_destroy(arr));
+	assert_doca_ok(doca_mmap_get_num_bufs(mmap, &bufs));
+	assert_int_equal(bufs, 0);
+	/* bad input */
+	assert_doca_err(doca_buf_arr_create(0, &arr), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_buf_arr_create(4, NULL), DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_buf_arr_start(NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_buf_arr_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_buf_arr_create(1, &arr));
+	assert_doca_err(doca_buf_arr_set_params(arr, NULL, 8, 0), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_buf_arr_set_params(arr, mmap, 0, 0), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_buf_arr_destroy(arr));
 }
 
 int main(void)
@@ -467,7 +538,7 @@ int main(void)
 		cmocka_unit_test(test_remote_buffers),
 		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_reuse),
-		cmocka_unit_test(test_buf_array_not_supported),
+		cmocka_unit_test(test_buf_array),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,16 +1,19 @@
 /*
  * Unit tests: the DOCA 2.2 forms of the Core calls (built with
  * SOFTDOCA_API_VERSION=202, as a DOCA 2.2 program is): buffer, list and
- * inventory names, mmap creation with user data, device lists, and the 2.2
- * log API (its macros, backends, limits and rate-limited messages).
+ * inventory names, mmap creation with user data, device lists, buffer arrays
+ * in their DOCA 2.5 form (which 2.2 programs see), and the 2.2 log API (its macros, backends,
+ * limits and rate-limited messages).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include <doca_buf.h>
+#include <doca_buf_array.h>
 #include <doca_buf_inventory.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
+#include <softdoca.h>
 
 #include "unit/testing.h"
 
@@ -125,6 +128,42 @@ static void test_mmap_inventory_and_bufs(void **state)
 	assert_doca_ok(doca_dev_close(dev));
 }
 
+/* A buffer array as DOCA 2.5 (and so 2.2) programs make one: the mmap at
+ * creation, the element size, count and offset with the parameters. */
+static void test_buf_array_v25_form(void **state)
+{
+	struct doca_dev *dev = open_loopback_dev();
+	struct doca_buf_arr *arr;
+	struct doca_mmap *mmap;
+	struct doca_dpa_dev_buf_arr *dpa;
+	char mem[512];
+	void *addr;
+	size_t len;
+
+	(void)state;
+	assert_doca_ok(doca_mmap_create(NULL, &mmap));
+	assert_doca_ok(doca_mmap_set_memrange(mmap, mem, sizeof(mem)));
+	assert_doca_ok(doca_mmap_dev_add(mmap, dev));
+	assert_doca_ok(doca_mmap_start(mmap));
+	assert_doca_ok(doca_buf_arr_create(mmap, &arr));
+	assert_doca_ok(doca_buf_arr_set_params(arr, 64, 9, 0));
+	assert_doca_err(doca_buf_arr_start(arr), DOCA_ERROR_INVALID_VALUE); /* 9 x 64 > 512 */
+	assert_doca_ok(doca_buf_arr_set_params(arr, 64, 4, 128));
+	assert_doca_ok(doca_buf_arr_start(arr));
+	assert_doca_ok(softdoca_buf_arr_get_elem(arr, 3, &addr, &len));
+	assert_ptr_equal(addr, mem + 128 + 3 * 64);
+	assert_int_equal(len, 64);
+	assert_doca_err(softdoca_buf_arr_get_elem(arr, 4, &addr, &len), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_ok(doca_buf_arr_stop(arr));
+	assert_doca_ok(doca_buf_arr_destroy(arr));
+	assert_doca_err(doca_buf_arr_create(NULL, &arr), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_buf_arr_set_params(NULL, 64, 1, 0), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_ok(doca_mmap_stop(mmap));
+	assert_doca_ok(doca_mmap_destroy(mmap));
+	assert_doca_ok(doca_dev_close(dev));
+}
+
 static void test_log(void **state)
 {
 	struct doca_logger_backend *backend;
@@ -169,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_device_list),
 		cmocka_unit_test(test_mmap_inventory_and_bufs),
+		cmocka_unit_test(test_buf_array_v25_form),
 		cmocka_unit_test(test_log),
 	};
 

@@ -113,7 +113,12 @@ static void test_getters_and_sizes(void **state)
 
 		assert_doca_ok(doca_devinfo_get_pci_func_type(info, &type));
 		assert_int_equal(type, DOCA_PCI_FUNC_TYPE_PF);
-		assert_doca_err(doca_devinfo_get_sf_index(info, &u32), DOCA_ERROR_NOT_SUPPORTED);
+		/* A PF has no SF index to find; the output is left alone. */
+		u32 = 77;
+		assert_doca_err(doca_devinfo_get_sf_index(info, &u32), DOCA_ERROR_NOT_FOUND);
+		assert_int_equal(u32, 77);
+		assert_doca_err(doca_devinfo_get_sf_index(info, NULL), DOCA_ERROR_INVALID_VALUE);
+		assert_doca_err(doca_devinfo_get_sf_index(NULL, &u32), DOCA_ERROR_INVALID_VALUE);
 		assert_doca_ok(doca_devinfo_get_iface_index(info, &u32));
 		assert_int_equal(u32, if_nametoindex("lo"));
 		assert_doca_err(doca_devinfo_get_pci_func_type(info, NULL),
