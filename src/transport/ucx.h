@@ -61,6 +61,9 @@ struct ucx_worker {
 	atomic_bool cm_ready;
 	struct ucx_cm_listener *listeners;
 	struct ucx_cm_conn *conns; /* handshakes in progress */
+	/* The server handshakes whose HELLO has not come, oldest first. */
+	struct ucx_cm_conn *waiting, **waiting_tail;
+	unsigned int num_waiting;
 	struct ucx_ep *eps;        /* every endpoint of the worker (ucx_ep_new .. free) */
 };
 
