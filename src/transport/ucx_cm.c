@@ -28,7 +28,8 @@
  *    peer whose HELLO is already in its socket's buffer is not silent and
  *    is served; one that sent nothing, or not a whole HELLO, is dropped;
  *  - a handshake whose HELLO has not come within HS_DEADLINE_NS is dropped
- *    (checked whenever the worker's set-up progresses);
+ *    (checked whenever the worker progresses: by the application, or by
+ *    the service thread when a socket wakes it);
  *  - one progress accepts at most ACCEPT_BATCH sockets, then serves the
  *    handshakes that spoke, so accepting a flood never starves them.
  *
@@ -41,6 +42,7 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,8 +500,11 @@ unsigned int ucx_cm_progress(struct ucx_worker *w)
 	enum outcome o;
 	uint64_t now;
 
-	if (!atomic_exchange(&w->cm_ready, false))
-		return 0;
+	if (!atomic_exchange(&w->cm_ready, false)) {
+		/* Nothing new; a handshake may have waited too long. */
+		if (!w->waiting || now_ns() - w->waiting->accepted_ns <= HS_DEADLINE_NS)
+			return 0;
+	}
 	now = now_ns();
 	expire_waiting(w, now);
 	if (w->listeners) {
@@ -535,7 +540,7 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
 	socklen_t bound_len = sizeof(bound);
 	char where[XPORT_SOCKADDR_STRLEN];
 	struct ucx_cm_listener *l;
-	int one = 1, fd, err;
+	int one = 1, defer_s = DEFER_ACCEPT_S, fd, err;
 
 	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "listen: not an IPv4 or IPv6 address");
@@ -559,6 +564,8 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
 		                                                 : DOCA_ERROR_OPERATING_SYSTEM,
 		           "cannot listen on %s: %s", where, strerror(err));
 	}
+	/* Silent peers wait in the kernel, not here (see the top). */
+	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s));
 	l = calloc(1, sizeof(*l));
 	if (!l || watch(w, &l->watch, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
 		free(l);
