@@ -11,12 +11,14 @@
  * disconnect from either side (idempotent, also inside its callback), one
  * connection going down while the others go on, stale handles and ids,
  * listener errors, hostile bytes on the listening port, a flood of peers
- * that say nothing or part of a handshake, and 1000
+ * that say nothing or part of a handshake, the addresses listened on, and 1000
  * connect/disconnect cycles without growth of memory, fds or threads.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <ifaddrs.h>
 #include <malloc.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -693,6 +695,66 @@ static void silent_flood(void **state)
 	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
 }
 
+/* An IPv4 address of this host that is not loopback, or false. */
+static bool other_address(struct in_addr *out)
+{
+	struct ifaddrs *list;
+	bool found = false;
+
+	assert_int_equal(getifaddrs(&list), 0);
+	for (struct ifaddrs *ifa = list; ifa && !found; ifa = ifa->ifa_next)
+		if (ifa->ifa_addr && ifa->ifa_addr->sa_family == AF_INET &&
+		    (ifa->ifa_flags & IFF_UP) && !(ifa->ifa_flags & IFF_LOOPBACK)) {
+			*out = ((struct sockaddr_in *)(void *)ifa->ifa_addr)->sin_addr;
+			found = true;
+		}
+	freeifaddrs(list);
+	return found;
+}
+
+/* Whether a TCP connection to addr:port is taken. */
+static bool reachable(struct in_addr addr, uint16_t port)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET,
+		                  .sin_port = htons(port),
+		                  .sin_addr = addr };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	bool ok;
+
+	assert_true(fd >= 0);
+	ok = connect(fd, (struct sockaddr *)&in, sizeof(in)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* The listener takes the device's addresses (the loopback device's:
+ * 127.0.0.1 and ::1), not another interface's; SOFTDOCA_CM_LISTEN=any
+ * takes every address of the host. */
+static void bound_to_device(void **state)
+{
+	struct side *server = side_start(MAX_CONNS);
+	struct in_addr loopback = { htonl(INADDR_LOOPBACK) }, other;
+
+	(void)state;
+	if (!other_address(&other)) {
+		print_message("no non-loopback IPv4 address here: only 127.0.0.1 is checked\n");
+		other.s_addr = 0;
+	}
+	assert_doca_ok(doca_rdma_start_listen_to_port(server->rdma, t.port));
+	assert_true(reachable(loopback, t.port));
+	if (other.s_addr)
+		assert_false(reachable(other, t.port));
+	assert_doca_ok(doca_rdma_stop_listen_to_port(server->rdma, t.port));
+	setenv("SOFTDOCA_CM_LISTEN", "any", 1);
+	assert_doca_ok(doca_rdma_start_listen_to_port(server->rdma, t.port));
+	unsetenv("SOFTDOCA_CM_LISTEN");
+	assert_true(reachable(loopback, t.port));
+	if (other.s_addr)
+		assert_true(reachable(other, t.port));
+	/* The raw connections above said nothing: none became a request. */
+	assert_int_equal(server->events[EV_REQUEST], 0);
+}
+
 static int count_entries(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -754,8 +816,10 @@ int main(void)
 	        CASE(nobody_listens), CASE(full), CASE(one_goes_down), CASE(cycles)
 	const struct CMUnitTest fake[] = { CASES, CASE(listener_errors), CASE(needs_callbacks),
 		                           CASE(max_connections_cap) };
-	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes), CASE(silent_flood) };
-	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes), CASE(silent_flood) };
+	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes), CASE(silent_flood),
+		                          CASE(bound_to_device) };
+	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes), CASE(silent_flood),
+		                          CASE(bound_to_device) };
 	int failed = 0;
 
 	setenv("SOFTDOCA_DEVICES", "lo", 1);
