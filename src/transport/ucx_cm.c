@@ -30,8 +30,9 @@
  *  - a handshake whose HELLO has not come within HS_DEADLINE_NS is dropped
  *    (checked whenever the worker progresses: by the application, or by
  *    the service thread when a socket wakes it);
- *  - one progress accepts at most ACCEPT_BATCH sockets, then serves the
- *    handshakes that spoke, so accepting a flood never starves them.
+ *  - one progress accepts at most ACCEPT_BATCH sockets per listener, then
+ *    serves the handshakes that spoke, so accepting a flood never starves
+ *    them (nor another listener's clients).
  *
  * The handshake, little-endian: the client sends HELLO with its worker
  * address and its connection data; the server answers ACCEPT with its own
@@ -426,8 +427,9 @@ static void expire_waiting(struct ucx_worker *w, uint64_t now)
 		take_oldest(w, "no handshake within 2 s");
 }
 
-static unsigned int accept_sockets(struct ucx_cm_listener *l, unsigned int max, uint64_t now,
-                                   unsigned int *budget)
+/* Up to ACCEPT_BATCH sockets, per listener: a flood on one address does
+ * not starve another's clients. */
+static unsigned int accept_sockets(struct ucx_cm_listener *l, unsigned int max, uint64_t now)
 {
 	struct ucx_worker *w = l->worker;
 	unsigned int n = 0;
@@ -440,7 +442,7 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l, unsigned int max, 
 		socklen_t peer_len = sizeof(peer);
 		struct ucx_cm_conn *c;
 
-		if (*budget == 0) {
+		if (n == ACCEPT_BATCH) {
 			/* Back for the rest after the handshakes that spoke. */
 			atomic_store_explicit(&l->watch.ready, true, memory_order_relaxed);
 			atomic_store_explicit(&w->cm_ready, true, memory_order_relaxed);
@@ -448,9 +450,16 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l, unsigned int max, 
 		}
 		fd = accept4(l->fd, (struct sockaddr *)&peer, &peer_len,
 		             SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && w->waiting) {
+			/* Out of descriptors: the oldest waiting one makes room
+			 * (the listener is edge-triggered: a connection left
+			 * queued would wait for the next one to arrive). */
+			take_oldest(w, "out of file descriptors");
+			continue;
+		}
 		if (fd < 0)
 			break;
-		(*budget)--;
+		n++;
 		/* Full: the oldest makes room (served, if its HELLO came), as a
 		 * kernel's full SYN queue drops, so silent peers cannot lock
 		 * real clients out. */
@@ -475,7 +484,6 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l, unsigned int max, 
 		memcpy(c->super.peer, &peer, sizeof(peer));
 		c->super.peer_len = peer_len;
 		enqueue_waiting(c);
-		n++;
 	}
 	return n;
 }
@@ -495,7 +503,7 @@ static struct ucx_cm_conn *next_news(struct ucx_worker *w, enum outcome *o)
 
 unsigned int ucx_cm_progress(struct ucx_worker *w)
 {
-	unsigned int events = 0, budget = ACCEPT_BATCH, max;
+	unsigned int events = 0, max;
 	struct ucx_cm_conn *c;
 	enum outcome o;
 	uint64_t now;
@@ -510,7 +518,7 @@ unsigned int ucx_cm_progress(struct ucx_worker *w)
 	if (w->listeners) {
 		max = max_waiting();
 		for (struct ucx_cm_listener *l = w->listeners; l; l = l->next)
-			events += accept_sockets(l, max, now, &budget);
+			events += accept_sockets(l, max, now);
 	}
 	/* A callback may answer, close or open anything: look again after each. */
 	while ((c = next_news(w, &o))) {
