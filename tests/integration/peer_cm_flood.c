@@ -56,6 +56,7 @@ static void flood_start(struct flood *f, uint16_t port)
 	f->out = fdopen(pipe_fd[0], "r");
 	EXPECT(f->out && fgets(line, sizeof(line), f->out) && strncmp(line, "flooding", 8) == 0,
 	       "the flood did not start");
+	printf("server: %s", line);
 }
 
 /* Stops the helper (it must still be running) and prints its report. */
