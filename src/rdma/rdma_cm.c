@@ -6,11 +6,12 @@
  * to an address, and callbacks report requests, establishment, failure and
  * disconnection (connection.c runs them).
  *
- * The listener is a real TCP socket on the port, on every address of the
- * host (IPv4 and, where the host has it, IPv6): real DOCA listens on its
- * RDMA device's address, softdoca on the host's, so that 127.0.0.1 and ::1
- * work. The socket carries the handshake only; data then flows over the
- * transport (nic/cm.c).
+ * The listener is a real TCP socket on the port for each IP address of the
+ * context's device (its interface's addresses, the ones its GIDs are made
+ * of: 127.0.0.1 and ::1 for the loopback device), as RDMA-CM listens on the
+ * RDMA device's address; SOFTDOCA_CM_LISTEN=any takes every address of the
+ * host instead (IPv4 and, where the host has it, IPv6). The socket carries
+ * the handshake only; data then flows over the transport (nic/cm.c).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "core/dev.h"
 #include "core/sdk_log.h"
 #include "rdma/rdma.h"
 
@@ -28,8 +30,8 @@ struct rdma_listener {
 	struct doca_rdma *rdma;
 	uint16_t port;
 	bool closing; /* requests that come now are refused */
-	struct nic_listener *ipv4;
-	struct nic_listener *ipv6; /* NULL where the host has no IPv6 */
+	unsigned int num_sockets;
+	struct nic_listener *sockets[SDOCA_DEV_MAX_GIDS]; /* one per address */
 };
 
 static bool can_connect(const struct doca_rdma *rdma)
@@ -193,28 +195,114 @@ static bool on_request(void *arg, struct nic_cm_request *request, const void *pr
 	return true;
 }
 
-static doca_error_t listen_family(struct rdma_listener *l, int family, struct nic_listener **out)
+/* Listens on one address (family and address set in ss). */
+static doca_error_t listen_on(struct rdma_listener *l, struct sockaddr_storage *ss)
+{
+	size_t len;
+	doca_error_t status;
+
+	if (ss->ss_family == AF_INET6) {
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(l->port);
+		len = sizeof(struct sockaddr_in6);
+	} else {
+		((struct sockaddr_in *)ss)->sin_port = htons(l->port);
+		len = sizeof(struct sockaddr_in);
+	}
+	status = nic_listen(l->rdma->worker, (struct sockaddr *)ss, len, on_request, l,
+	                    &l->sockets[l->num_sockets]);
+	if (status == DOCA_SUCCESS)
+		l->num_sockets++;
+	return status;
+}
+
+/* SOFTDOCA_CM_LISTEN=any: every address of the host, as earlier softdoca
+ * did (for clients that reach a server on a non-loopback device at
+ * 127.0.0.1, which RDMA-CM on hardware refuses too). */
+static bool listen_any(void)
+{
+	const char *env = getenv("SOFTDOCA_CM_LISTEN");
+
+	if (!env || strcmp(env, "device") == 0)
+		return false;
+	if (strcmp(env, "any") == 0)
+		return true;
+	SDOCA_WARN("SOFTDOCA_CM_LISTEN=%s: not 'device' or 'any'; listening on the device's "
+	           "addresses",
+	           env);
+	return false;
+}
+
+static doca_error_t listen_host(struct rdma_listener *l)
 {
 	struct sockaddr_storage ss;
-	size_t len;
+	doca_error_t status;
 
 	memset(&ss, 0, sizeof(ss));
-	if (family == AF_INET6) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+	ss.ss_family = AF_INET;
+	((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_ANY);
+	status = listen_on(l, &ss);
+	if (status != DOCA_SUCCESS)
+		return status;
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_family = AF_INET6;
+	((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_any;
+	/* A host (or network namespace) without IPv6 still listens on IPv4. */
+	if (listen_on(l, &ss) != DOCA_SUCCESS)
+		SDOCA_DBG("port %u: listening on IPv4 only", l->port);
+	return DOCA_SUCCESS;
+}
 
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(l->port);
-		in6->sin6_addr = in6addr_any;
-		len = sizeof(*in6);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+/* Every address of the device: a port in use on one is refused (IN_USE);
+ * an address the interface lost since the device was opened, or an IPv6
+ * address not usable yet, is passed over while another one works. */
+static doca_error_t listen_device(struct rdma_listener *l)
+{
+	const struct doca_devinfo *info = &l->rdma->ctx.dev->info;
+	doca_error_t status, first = DOCA_SUCCESS;
+	struct sockaddr_storage ss;
+	char text[INET6_ADDRSTRLEN];
 
-		in->sin_family = AF_INET;
-		in->sin_port = htons(l->port);
-		in->sin_addr.s_addr = htonl(INADDR_ANY);
-		len = sizeof(*in);
+	for (uint32_t i = 0; i < info->num_ipv4 + info->num_ipv6; i++) {
+		memset(&ss, 0, sizeof(ss));
+		if (i < info->num_ipv4) {
+			struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+			in->sin_family = AF_INET;
+			memcpy(&in->sin_addr, info->ipv4[i], sizeof(in->sin_addr));
+			inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+		} else {
+			struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+			in6->sin6_family = AF_INET6;
+			memcpy(&in6->sin6_addr, info->ipv6[i - info->num_ipv4],
+			       sizeof(in6->sin6_addr));
+			if (IN6_IS_ADDR_LINKLOCAL(&in6->sin6_addr))
+				in6->sin6_scope_id = info->ifindex;
+			inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+		}
+		status = listen_on(l, &ss);
+		if (status == DOCA_ERROR_IN_USE)
+			return status;
+		if (status != DOCA_SUCCESS) {
+			SDOCA_DBG("port %u: cannot listen on %s: %s", l->port, text,
+			          doca_error_get_name(status));
+			first = first == DOCA_SUCCESS ? status : first;
+		} else {
+			SDOCA_DBG("port %u: listening on %s", l->port, text);
+		}
 	}
-	return nic_listen(l->rdma->worker, (struct sockaddr *)&ss, len, on_request, l, out);
+	if (l->num_sockets == 0)
+		SDOCA_FAIL(first == DOCA_SUCCESS ? DOCA_ERROR_NOT_FOUND : first,
+		           "doca_rdma_start_listen_to_port: device %s has no IP address to listen "
+		           "on (SOFTDOCA_CM_LISTEN=any listens on every address of the host)",
+		           info->ibdev_name);
+	return DOCA_SUCCESS;
+}
+
+static void close_sockets(struct rdma_listener *l)
+{
+	while (l->num_sockets > 0)
+		nic_listener_close(l->sockets[--l->num_sockets]);
 }
 
 static struct rdma_listener **find_listener(struct doca_rdma *rdma, uint16_t port)
@@ -252,14 +340,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *
 		return DOCA_ERROR_NO_MEMORY;
 	l->rdma = rdma;
 	l->port = port;
-	status = listen_family(l, AF_INET, &l->ipv4);
+	status = listen_any() ? listen_host(l) : listen_device(l);
 	if (status != DOCA_SUCCESS) {
+		close_sockets(l);
 		free(l);
 		return status;
 	}
-	/* A host (or network namespace) without IPv6 still listens on IPv4. */
-	if (listen_family(l, AF_INET6, &l->ipv6) != DOCA_SUCCESS)
-		SDOCA_DBG("port %u: listening on IPv4 only", port);
 	l->next = rdma->listeners;
 	rdma->listeners = l;
 	SDOCA_DBG("listening on port %u", port);
@@ -283,9 +369,7 @@ static void close_listener(struct rdma_listener *l)
 		}
 	}
 	nic_unlock(rdma->worker);
-	nic_listener_close(l->ipv4);
-	if (l->ipv6)
-		nic_listener_close(l->ipv6);
+	close_sockets(l);
 	free(l);
 }
 

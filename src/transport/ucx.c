@@ -451,8 +451,9 @@ static unsigned int worker_progress_cm(struct xport_worker *xw)
 	struct ucx_worker *worker = to_worker(xw);
 	unsigned int events = worker_progress(xw);
 
-	/* Set by UCX's async thread, which then also signals the fd. */
-	if (atomic_load_explicit(&worker->cm_ready, memory_order_relaxed))
+	/* Set by UCX's async thread, which then also signals the fd; while
+	 * handshakes wait for their first message, their deadline too. */
+	if (atomic_load_explicit(&worker->cm_ready, memory_order_relaxed) || worker->waiting)
 		events += ucx_cm_progress(worker);
 	return events;
 }

@@ -61,7 +61,10 @@ struct ucx_worker {
 	atomic_bool cm_ready;
 	struct ucx_cm_listener *listeners;
 	struct ucx_cm_conn *conns; /* handshakes in progress */
-	struct ucx_ep *eps;        /* every endpoint of the worker (ucx_ep_new .. free) */
+	/* The server handshakes whose HELLO has not come, oldest first. */
+	struct ucx_cm_conn *waiting, **waiting_tail;
+	unsigned int num_waiting;
+	struct ucx_ep *eps; /* every endpoint of the worker (ucx_ep_new .. free) */
 };
 
 enum ucx_ep_state {
@@ -161,7 +164,8 @@ enum ucx_cm_parsed {
 enum ucx_cm_parsed ucx_cm_parse(const uint8_t *buf, size_t have, size_t *need,
                                 struct ucx_cm_msg *msg);
 
-/* Moves the handshakes whose sockets are ready on; returns the events. */
+/* Moves the handshakes whose sockets are ready on, and drops those that
+ * waited too long for their first message; returns the events. */
 unsigned int ucx_cm_progress(struct ucx_worker *worker);
 /* A client endpoint closed while connecting: its handshake ends. */
 void ucx_cm_abandon(struct ucx_ep *e);

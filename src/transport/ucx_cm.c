@@ -11,9 +11,28 @@
  * enabled"), and over IPv6 loopback its server side dials the client's TCP
  * interface, which listens on IPv4 only, at [::1] and fails.
  *
- * UCX's async thread watches the sockets (edge-triggered) and only raises
- * worker->cm_ready and signals the worker's fd, so a sleeping service thread
- * wakes; every socket call and every callback runs in the worker's progress.
+ * UCX's async thread watches the sockets (edge-triggered) and only marks
+ * the socket and the worker ready (cm_ready) and signals the worker's fd, so
+ * a sleeping service thread wakes; every socket call and every callback runs
+ * in the worker's progress, which reads only the sockets marked.
+ *
+ * Peers that connect and say nothing (a flood of them, from anywhere: the
+ * port is open to the network) must not lock real clients out:
+ *  - the kernel holds a connection back until its first bytes came
+ *    (TCP_DEFER_ACCEPT), so a silent one costs no socket here for a while;
+ *  - a server handshake waits for its HELLO in a queue, oldest first, of at
+ *    most max_waiting() (1024, fewer where the process may open few files);
+ *    a silent one costs a socket and a few hundred bytes (the message buffer
+ *    comes with the first byte);
+ *  - when the queue is full, the oldest makes room, but is read first: a
+ *    peer whose HELLO is already in its socket's buffer is not silent and
+ *    is served; one that sent nothing, or not a whole HELLO, is dropped;
+ *  - a handshake whose HELLO has not come within HS_DEADLINE_NS is dropped
+ *    (checked whenever the worker progresses: by the application, or by
+ *    the service thread when a socket wakes it);
+ *  - one progress accepts at most ACCEPT_BATCH sockets per listener, then
+ *    serves the handshakes that spoke, so accepting a flood never starves
+ *    them (nor another listener's clients).
  *
  * The handshake, little-endian: the client sends HELLO with its worker
  * address and its connection data; the server answers ACCEPT with its own
@@ -24,10 +43,13 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ucs/async/async_fwd.h>
@@ -41,10 +63,24 @@ SDOCA_LOG_MODULE(ucx_cm);
 
 #define HS_MAGIC 0x4d434453u /* "SDCM" */
 #define HS_VERSION 2
-#define MAX_UNANSWERED 64 /* server handshakes not yet handed over, per worker */
+/* Server handshakes waiting for their HELLO, per worker: at most this many,
+ * and at most an eighth of the files the process may open, at least the
+ * minimum (see max_waiting). */
+#define WAITING_MAX 1024
+#define WAITING_MIN 64
+#define HS_DEADLINE_NS (2 * 1000000000ull)
+#define DEFER_ACCEPT_S 1 /* the kernel holds a silent connection back this long */
+#define ACCEPT_BATCH 64  /* sockets accepted per progress */
+
+/* A socket UCX's async thread watches: it marks it ready. */
+struct watched {
+	struct ucx_worker *worker;
+	atomic_bool ready;
+};
 
 struct ucx_cm_listener {
 	struct xport_listener super;
+	struct watched watch;
 	struct ucx_worker *worker;
 	int fd;
 	uint16_t port;
@@ -56,19 +92,23 @@ struct ucx_cm_listener {
 /* One handshake: a server's (it is the connection request) or a client's. */
 struct ucx_cm_conn {
 	struct xport_conn_request super;
+	struct watched watch;
 	struct ucx_worker *worker;
 	int fd;
 	struct ucx_cm_listener *listener; /* a server's */
 	struct ucx_ep *client;            /* a client's */
 	bool sent;                        /* a client's HELLO left */
 	bool delivered;                   /* a server's request was handed over */
+	bool queued;                      /* a server's, in worker->waiting */
 	int error;                        /* a client's connect() failed at once */
+	uint64_t accepted_ns;             /* a server's, when its socket was accepted */
 	size_t have;
 	struct ucx_cm_msg msg; /* what arrived, once whole (it points into buf) */
 	void *hello_data;      /* a client's connection data, until HELLO left */
 	size_t hello_len;
-	uint8_t buf[UCX_CM_MAX_MSG];
+	uint8_t *buf; /* UCX_CM_MAX_MSG bytes, from the first byte on */
 	struct ucx_cm_conn *next;
+	struct ucx_cm_conn *next_waiting, **prev_waiting; /* in worker->waiting */
 };
 
 /* What a handshake came to (advance). */
@@ -79,10 +119,19 @@ enum outcome {
 	BROKEN,  /* the peer left, or sent what is not a handshake */
 };
 
-/* In UCX's async thread: tells the worker's progress to look. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* In UCX's async thread: tells the worker's progress to look at x. */
 static void on_ready(int fd, ucs_event_set_types_t events, void *arg)
 {
-	struct ucx_worker *w = arg;
+	struct watched *x = arg;
+	struct ucx_worker *w = x->worker;
 	ucp_worker_h ucp;
 
 	(void)fd;
@@ -93,18 +142,23 @@ static void on_ready(int fd, ucs_event_set_types_t events, void *arg)
 	 * the acquire of the same access). */
 	(void)atomic_load_explicit(&w->cm_ready, memory_order_acquire);
 	ucp = w->ucp;
+	atomic_store_explicit(&x->ready, true, memory_order_relaxed);
 	atomic_store_explicit(&w->cm_ready, true, memory_order_release);
 	ucp_worker_signal(ucp);
 }
 
-static doca_error_t watch(struct ucx_worker *w, int fd, ucs_event_set_types_t events)
+/* Progress looks at x once at least, then whenever its socket is ready. */
+static doca_error_t watch(struct ucx_worker *w, struct watched *x, int fd,
+                          ucs_event_set_types_t events)
 {
 	ucs_status_t st;
 
+	x->worker = w;
+	atomic_store_explicit(&x->ready, true, memory_order_relaxed);
 	/* Releases the worker to on_ready (and has progress look once). */
 	atomic_store_explicit(&w->cm_ready, true, memory_order_release);
 	st = ucs_async_set_event_handler(UCS_ASYNC_MODE_THREAD_MUTEX, fd,
-	                                 events | UCS_EVENT_SET_EDGE_TRIGGERED, on_ready, w, NULL);
+	                                 events | UCS_EVENT_SET_EDGE_TRIGGERED, on_ready, x, NULL);
 
 	if (st != UCS_OK)
 		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "cannot watch a socket: %s",
@@ -134,6 +188,42 @@ static struct ucx_cm_conn *conn_new(struct ucx_worker *w, int fd)
 	return c;
 }
 
+/* Was it marked ready since the last look? (Then it is not any more.) */
+static bool take_ready(struct watched *x)
+{
+	return atomic_load_explicit(&x->ready, memory_order_relaxed) &&
+	       atomic_exchange_explicit(&x->ready, false, memory_order_relaxed);
+}
+
+static void enqueue_waiting(struct ucx_cm_conn *c)
+{
+	struct ucx_worker *w = c->worker;
+
+	if (!w->waiting)
+		w->waiting_tail = &w->waiting;
+	c->next_waiting = NULL;
+	c->prev_waiting = w->waiting_tail;
+	*w->waiting_tail = c;
+	w->waiting_tail = &c->next_waiting;
+	w->num_waiting++;
+	c->queued = true;
+}
+
+static void dequeue_waiting(struct ucx_cm_conn *c)
+{
+	struct ucx_worker *w = c->worker;
+
+	if (!c->queued)
+		return;
+	*c->prev_waiting = c->next_waiting;
+	if (c->next_waiting)
+		c->next_waiting->prev_waiting = c->prev_waiting;
+	else
+		w->waiting_tail = c->prev_waiting;
+	w->num_waiting--;
+	c->queued = false;
+}
+
 static void conn_free(struct ucx_cm_conn *c)
 {
 	struct ucx_cm_conn **link = &c->worker->conns;
@@ -141,10 +231,12 @@ static void conn_free(struct ucx_cm_conn *c)
 	while (*link != c)
 		link = &(*link)->next;
 	*link = c->next;
+	dequeue_waiting(c);
 	if (c->fd >= 0)
 		unwatch_close(c->worker, c->fd);
 	ucx_cm_active(c->worker);
 	free(c->hello_data);
+	free(c->buf);
 	free(c);
 }
 
@@ -209,6 +301,20 @@ static bool send_msg(int fd, enum ucx_cm_kind kind, const void *addr, size_t len
  * wanted came. */
 static enum outcome receive_msg(struct ucx_cm_conn *c, enum ucx_cm_kind want, enum ucx_cm_kind or)
 {
+	if (!c->buf) {
+		uint8_t first;
+		ssize_t n = recv(c->fd, &first, 1, MSG_PEEK);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return PENDING; /* silent so far: no buffer yet */
+		if (n <= 0)
+			return BROKEN;
+		c->buf = malloc(UCX_CM_MAX_MSG);
+		if (!c->buf) {
+			SDOCA_WARN("a connection set-up was dropped: no memory");
+			return BROKEN;
+		}
+	}
 	for (;;) {
 		size_t need;
 		ssize_t n;
@@ -283,46 +389,85 @@ static void client_done(struct ucx_cm_conn *c, enum outcome o)
 	conn_free(c);
 }
 
-/* The handshake that waited longest for its HELLO, or NULL. */
-static struct ucx_cm_conn *oldest_unanswered(struct ucx_worker *w)
+/* How many server handshakes may wait for their HELLO: each holds a file
+ * descriptor, and the application needs its own. */
+static unsigned int max_waiting(void)
 {
-	struct ucx_cm_conn *oldest = NULL;
+	struct rlimit lim;
+	rlim_t max = WAITING_MAX;
 
-	for (struct ucx_cm_conn *c = w->conns; c; c = c->next) /* newest first */
-		if (c->listener && !c->delivered)
-			oldest = c;
-	return oldest;
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+	    lim.rlim_cur / 8 < max)
+		max = lim.rlim_cur / 8;
+	return max < WAITING_MIN ? WAITING_MIN : (unsigned int)max;
 }
 
-static unsigned int accept_sockets(struct ucx_cm_listener *l)
+/* The oldest waiting handshake leaves the queue: served if its HELLO has
+ * come (progress hands it over), otherwise dropped. */
+static void take_oldest(struct ucx_worker *w, const char *why)
 {
-	unsigned int n = 0, waiting = 0;
+	struct ucx_cm_conn *c = w->waiting;
+	enum outcome o = receive_msg(c, UCX_CM_HELLO, UCX_CM_HELLO);
+
+	dequeue_waiting(c);
+	if (o == REQUEST) {
+		atomic_store_explicit(&c->watch.ready, true, memory_order_relaxed);
+		return;
+	}
+	if (o == PENDING)
+		SDOCA_DBG("port %u: a client that sent %s was dropped (%s)", c->listener->port,
+		          c->have ? "part of a handshake" : "nothing", why);
+	conn_free(c);
+}
+
+/* Drops the handshakes that waited too long for their HELLO. */
+static void expire_waiting(struct ucx_worker *w, uint64_t now)
+{
+	while (w->waiting && now - w->waiting->accepted_ns > HS_DEADLINE_NS)
+		take_oldest(w, "no handshake within 2 s");
+}
+
+/* Up to ACCEPT_BATCH sockets, per listener: a flood on one address does
+ * not starve another's clients. */
+static unsigned int accept_sockets(struct ucx_cm_listener *l, unsigned int max, uint64_t now)
+{
+	struct ucx_worker *w = l->worker;
+	unsigned int n = 0;
 	int fd;
 
-	for (struct ucx_cm_conn *c = l->worker->conns; c; c = c->next)
-		waiting += c->listener && !c->delivered;
+	if (!take_ready(&l->watch))
+		return 0;
 	for (;;) {
 		struct sockaddr_storage peer;
 		socklen_t peer_len = sizeof(peer);
 		struct ucx_cm_conn *c;
 
+		if (n == ACCEPT_BATCH) {
+			/* Back for the rest after the handshakes that spoke. */
+			atomic_store_explicit(&l->watch.ready, true, memory_order_relaxed);
+			atomic_store_explicit(&w->cm_ready, true, memory_order_relaxed);
+			break;
+		}
 		fd = accept4(l->fd, (struct sockaddr *)&peer, &peer_len,
 		             SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE) && w->waiting) {
+			/* Out of descriptors: the oldest waiting one makes room
+			 * (the listener is edge-triggered: a connection left
+			 * queued would wait for the next one to arrive). */
+			take_oldest(w, "out of file descriptors");
+			continue;
+		}
 		if (fd < 0)
 			break;
-		/* Full of handshakes whose HELLO has not come (peers that connect
-		 * and say nothing, or too slowly): the oldest makes room, as a
-		 * kernel's full SYN queue drops, so silent peers cannot lock real
-		 * clients out. */
-		if (waiting >= MAX_UNANSWERED && (c = oldest_unanswered(l->worker))) {
-			SDOCA_DBG("port %u: %u handshakes waiting, the oldest is dropped", l->port,
-			          waiting);
-			conn_free(c);
-			waiting--;
-		}
-		c = conn_new(l->worker, fd);
+		n++;
+		/* Full: the oldest makes room (served, if its HELLO came), as a
+		 * kernel's full SYN queue drops, so silent peers cannot lock
+		 * real clients out. */
+		while (w->num_waiting >= max)
+			take_oldest(w, "too many waiting");
+		c = conn_new(w, fd);
 
-		if (!c || watch(l->worker, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
+		if (!c || watch(w, &c->watch, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
 			SDOCA_WARN("port %u: a connection request was dropped (no memory, or its "
 			           "socket cannot be watched)",
 			           l->port);
@@ -334,11 +479,11 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l)
 			continue;
 		}
 		c->listener = l;
+		c->accepted_ns = now;
 		_Static_assert(sizeof(c->super.peer) == sizeof(peer), "a sockaddr_storage");
 		memcpy(c->super.peer, &peer, sizeof(peer));
 		c->super.peer_len = peer_len;
-		waiting++;
-		n++;
+		enqueue_waiting(c);
 	}
 	return n;
 }
@@ -347,7 +492,7 @@ static unsigned int accept_sockets(struct ucx_cm_listener *l)
 static struct ucx_cm_conn *next_news(struct ucx_worker *w, enum outcome *o)
 {
 	for (struct ucx_cm_conn *c = w->conns; c; c = c->next) {
-		if (c->delivered)
+		if (c->delivered || !take_ready(&c->watch))
 			continue;
 		*o = c->client ? advance_client(c) : receive_msg(c, UCX_CM_HELLO, UCX_CM_HELLO);
 		if (*o != PENDING)
@@ -358,20 +503,30 @@ static struct ucx_cm_conn *next_news(struct ucx_worker *w, enum outcome *o)
 
 unsigned int ucx_cm_progress(struct ucx_worker *w)
 {
-	unsigned int events = 0;
+	unsigned int events = 0, max;
 	struct ucx_cm_conn *c;
 	enum outcome o;
+	uint64_t now;
 
-	if (!atomic_exchange(&w->cm_ready, false))
-		return 0;
-	for (struct ucx_cm_listener *l = w->listeners; l; l = l->next)
-		events += accept_sockets(l);
+	if (!atomic_exchange(&w->cm_ready, false)) {
+		/* Nothing new; a handshake may have waited too long. */
+		if (!w->waiting || now_ns() - w->waiting->accepted_ns <= HS_DEADLINE_NS)
+			return 0;
+	}
+	now = now_ns();
+	expire_waiting(w, now);
+	if (w->listeners) {
+		max = max_waiting();
+		for (struct ucx_cm_listener *l = w->listeners; l; l = l->next)
+			events += accept_sockets(l, max, now);
+	}
 	/* A callback may answer, close or open anything: look again after each. */
 	while ((c = next_news(w, &o))) {
 		events++;
 		if (c->client) {
 			client_done(c, o);
 		} else if (o == REQUEST) {
+			dequeue_waiting(c);
 			c->delivered = true;
 			c->super.data = c->msg.data;
 			c->super.data_len = c->msg.data_len;
@@ -393,7 +548,7 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
 	socklen_t bound_len = sizeof(bound);
 	char where[XPORT_SOCKADDR_STRLEN];
 	struct ucx_cm_listener *l;
-	int one = 1, fd, err;
+	int one = 1, defer_s = DEFER_ACCEPT_S, fd, err;
 
 	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "listen: not an IPv4 or IPv6 address");
@@ -417,8 +572,10 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
 		                                                 : DOCA_ERROR_OPERATING_SYSTEM,
 		           "cannot listen on %s: %s", where, strerror(err));
 	}
+	/* Silent peers wait in the kernel, not here (see the top). */
+	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s));
 	l = calloc(1, sizeof(*l));
-	if (!l || watch(w, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
+	if (!l || watch(w, &l->watch, fd, UCS_EVENT_SET_EVREAD) != DOCA_SUCCESS) {
 		free(l);
 		close(fd);
 		return DOCA_ERROR_NO_MEMORY;
@@ -520,7 +677,8 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "connect: %s", strerror(errno));
 	e = ucx_ep_new(w, on_error, arg);
 	c = e ? conn_new(w, fd) : NULL;
-	if (!c || watch(w, fd, UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVWRITE) != DOCA_SUCCESS) {
+	if (!c ||
+	    watch(w, &c->watch, fd, UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVWRITE) != DOCA_SUCCESS) {
 		if (c) {
 			c->fd = -1; /* not watched */
 			conn_free(c);
@@ -531,6 +689,7 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 	}
 	if (connect(fd, addr, (socklen_t)addr_len) != 0 && errno != EINPROGRESS) {
 		c->error = errno; /* reported from progress, as any other outcome */
+		atomic_store(&c->watch.ready, true);
 		atomic_store(&w->cm_ready, true);
 	}
 	if (len) {

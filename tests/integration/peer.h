@@ -24,7 +24,7 @@
 
 #include "peer_oob.h"
 
-#define PEER_MAX_CONNS 8
+#define PEER_MAX_CONNS 20 /* cm_flood's clients */
 
 #define CHECK(call)                                                                 \
 	do {                                                                        \
@@ -168,6 +168,9 @@ extern const struct scenario arrival_scenarios[];
 extern const struct scenario cm_scenarios[];
 /* Sets the connection callbacks of peer_cm.c (before the context starts). */
 void peer_cm_callbacks(struct peer *p);
+/* Listens through the RDMA-CM API on a free port; returns it (peer_cm.c). */
+uint16_t peer_cm_listen(struct peer *p);
+extern const struct scenario cm_flood_scenarios[];
 extern const struct scenario sync_scenarios[];
 extern const struct scenario resume_scenarios[];
 extern const struct scenario stranger_scenarios[];

@@ -95,7 +95,7 @@ static void wait_count(struct peer *p, const int *count, int want, const char *w
 }
 
 /* Listens on a port nobody else uses (tried until one is free). */
-static uint16_t listen_somewhere(struct peer *p)
+uint16_t peer_cm_listen(struct peer *p)
 {
 	for (int attempt = 0; attempt < 100; attempt++) {
 		uint16_t port = (uint16_t)(20000 + (getpid() * 7 + attempt * 131) % 40000);
@@ -134,7 +134,7 @@ static void cm_server(struct peer *p, int clients, int victims)
 	p->num_tasks = 512;
 	server_prepare(p, inbox_off + 2 * sizeof(in.recvs) / sizeof(in.recvs[0]) * MSG_LEN,
 	               ALL_RDMA);
-	port = listen_somewhere(p);
+	port = peer_cm_listen(p);
 	CHECK(doca_mmap_export_rdma(p->mmap, p->dev, &blob, &blob_len));
 	/* Every message every client sends has a receive waiting. */
 	in.count = clients * (MSGS + 1);

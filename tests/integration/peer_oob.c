@@ -19,6 +19,7 @@
 #include "peer.h"
 
 #define CONNECT_TIMEOUT_MS 30000
+#define PEER_OOB_BACKLOG 32 /* peers that connect at once (cm_flood: 20) */
 
 static void write_all(int fd, const void *data, size_t len)
 {
@@ -119,7 +120,8 @@ int oob_listen_fd(const char *port_file)
 	int one = 1, fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 || listen(fd, 4) != 0 ||
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
+	    listen(fd, PEER_OOB_BACKLOG) != 0 ||
 	    getsockname(fd, (struct sockaddr *)&addr, &alen) != 0)
 		FAIL("out-of-band listen failed: %s", strerror(errno));
 	f = fopen(port_file, "w");

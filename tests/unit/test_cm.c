@@ -10,17 +10,21 @@
  * attributed to its connection, reject, nobody listening, a full context,
  * disconnect from either side (idempotent, also inside its callback), one
  * connection going down while the others go on, stale handles and ids,
- * listener errors, hostile bytes on the listening port, and 1000
+ * listener errors, hostile bytes on the listening port, a flood of peers
+ * that say nothing or part of a handshake, the addresses listened on, and 1000
  * connect/disconnect cycles without growth of memory, fds or threads.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <ifaddrs.h>
 #include <malloc.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -632,36 +636,123 @@ static void hostile_bytes(void **state)
 		close(fds[i]);
 }
 
-/* More peers that connect and say nothing than a worker keeps handshakes
- * for (64): the oldest are dropped (their sockets closed), and a real client
- * still connects. */
+/* Whether the server hung up on a peer (end of stream, or reset). */
+static bool hung_up(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char byte;
+
+	return poll(&p, 1, 0) == 1 && recv(fd, &byte, 1, MSG_DONTWAIT) <= 0;
+}
+
+/* Peers that connect and say nothing, and more peers that send part of a
+ * handshake and stop than a worker keeps waiting (64 where the process may
+ * open 512 files): a real client still connects; the oldest partial peer
+ * makes room at once, and none of them is kept past the 2 s deadline. The
+ * silent ones wait in the kernel (TCP_DEFER_ACCEPT), never here. */
 static void silent_flood(void **state)
 {
-	enum { SILENT = 64 + 8 };
+	enum { SILENT = 8, PARTIAL = 64 + 8 };
 	struct side *server = side_start(MAX_CONNS), *client = side_start(1);
 	struct sockaddr_in in = { .sin_family = AF_INET,
 		                  .sin_port = htons(t.port),
 		                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct pollfd first = { .events = POLLIN };
-	int fds[SILENT];
-	char byte;
+	struct rlimit saved, few;
+	int fds[SILENT + PARTIAL], gone = 0;
+	uint64_t start = now_ns(), evicted_ms;
 
 	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+	few = saved;
+	few.rlim_cur = 512;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &few), 0);
 	assert_doca_ok(doca_rdma_start_listen_to_port(server->rdma, t.port));
-	for (int i = 0; i < SILENT; i++) {
+	for (int i = 0; i < SILENT + PARTIAL; i++) {
 		fds[i] = socket(AF_INET, SOCK_STREAM, 0);
 		assert_true(fds[i] >= 0);
 		assert_int_equal(connect(fds[i], (struct sockaddr *)&in, sizeof(in)), 0);
+		if (i >= SILENT)
+			assert_int_equal(write(fds[i], "SDCM", 4), 4);
 	}
 	connect_to(client, DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", t.port);
 	WAIT_FOR(client->events[EV_ESTABLISHED] == 1 && server->events[EV_ESTABLISHED] == 1);
 	assert_int_equal(server->events[EV_REQUEST], 1);
-	/* The oldest silent peer was hung up on (end of stream, or reset). */
-	first.fd = fds[0];
-	assert_int_equal(poll(&first, 1, 10000), 1);
-	assert_true(read(fds[0], &byte, 1) <= 0);
-	for (int i = 0; i < SILENT; i++)
+	/* Made room for: before any deadline. */
+	WAIT_FOR(hung_up(fds[SILENT]));
+	evicted_ms = (now_ns() - start) / 1000000;
+	/* The rest go at their deadline, with the server's progress only. */
+	for (int i = SILENT; i < SILENT + PARTIAL; i++) {
+		WAIT_FOR(hung_up(fds[i]));
+		gone++;
+	}
+	print_message("oldest partial peer dropped after %llu ms, all %d after %llu ms\n",
+	              (unsigned long long)evicted_ms, gone,
+	              (unsigned long long)((now_ns() - start) / 1000000));
+	assert_true(evicted_ms < 2000);
+	assert_int_equal(gone, PARTIAL);
+	for (int i = 0; i < SILENT + PARTIAL; i++)
 		close(fds[i]);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+}
+
+/* An IPv4 address of this host that is not loopback, or false. */
+static bool other_address(struct in_addr *out)
+{
+	struct ifaddrs *list;
+	bool found = false;
+
+	assert_int_equal(getifaddrs(&list), 0);
+	for (struct ifaddrs *ifa = list; ifa && !found; ifa = ifa->ifa_next)
+		if (ifa->ifa_addr && ifa->ifa_addr->sa_family == AF_INET &&
+		    (ifa->ifa_flags & IFF_UP) && !(ifa->ifa_flags & IFF_LOOPBACK)) {
+			*out = ((struct sockaddr_in *)(void *)ifa->ifa_addr)->sin_addr;
+			found = true;
+		}
+	freeifaddrs(list);
+	return found;
+}
+
+/* Whether a TCP connection to addr:port is taken. */
+static bool reachable(struct in_addr addr, uint16_t port)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET,
+		                  .sin_port = htons(port),
+		                  .sin_addr = addr };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	bool ok;
+
+	assert_true(fd >= 0);
+	ok = connect(fd, (struct sockaddr *)&in, sizeof(in)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* The listener takes the device's addresses (the loopback device's:
+ * 127.0.0.1 and ::1), not another interface's; SOFTDOCA_CM_LISTEN=any
+ * takes every address of the host. */
+static void bound_to_device(void **state)
+{
+	struct side *server = side_start(MAX_CONNS);
+	struct in_addr loopback = { htonl(INADDR_LOOPBACK) }, other;
+
+	(void)state;
+	if (!other_address(&other)) {
+		print_message("no non-loopback IPv4 address here: only 127.0.0.1 is checked\n");
+		other.s_addr = 0;
+	}
+	assert_doca_ok(doca_rdma_start_listen_to_port(server->rdma, t.port));
+	assert_true(reachable(loopback, t.port));
+	if (other.s_addr)
+		assert_false(reachable(other, t.port));
+	assert_doca_ok(doca_rdma_stop_listen_to_port(server->rdma, t.port));
+	setenv("SOFTDOCA_CM_LISTEN", "any", 1);
+	assert_doca_ok(doca_rdma_start_listen_to_port(server->rdma, t.port));
+	unsetenv("SOFTDOCA_CM_LISTEN");
+	assert_true(reachable(loopback, t.port));
+	if (other.s_addr)
+		assert_true(reachable(other, t.port));
+	/* The raw connections above said nothing: none became a request. */
+	assert_int_equal(server->events[EV_REQUEST], 0);
 }
 
 static int count_entries(const char *dir)
@@ -725,8 +816,10 @@ int main(void)
 	        CASE(nobody_listens), CASE(full), CASE(one_goes_down), CASE(cycles)
 	const struct CMUnitTest fake[] = { CASES, CASE(listener_errors), CASE(needs_callbacks),
 		                           CASE(max_connections_cap) };
-	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes), CASE(silent_flood) };
-	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes), CASE(silent_flood) };
+	const struct CMUnitTest shm[] = { CASES, CASE(hostile_bytes), CASE(silent_flood),
+		                          CASE(bound_to_device) };
+	const struct CMUnitTest tcp[] = { CASES, CASE(hostile_bytes), CASE(silent_flood),
+		                          CASE(bound_to_device) };
 	int failed = 0;
 
 	setenv("SOFTDOCA_DEVICES", "lo", 1);
