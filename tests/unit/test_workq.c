@@ -233,7 +233,7 @@ static void test_submit_errors(void **state)
 	assert_doca_err(doca_ctx_workq_add(a.ctx, other), DOCA_ERROR_IN_USE);
 	assert_doca_ok(doca_workq_destroy(other));
 	assert_doca_err(doca_workq_destroy(a.wq), DOCA_ERROR_IN_USE);
-	assert_doca_err(doca_ctx_stop(a.ctx), DOCA_ERROR_IN_USE);
+	assert_doca_err(doca_ctx_stop(a.ctx), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_ctx_dev_add(a.ctx, dev), DOCA_ERROR_BAD_STATE);
 
 	/* Malformed jobs. */
