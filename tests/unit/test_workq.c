@@ -111,6 +111,9 @@ static void side_destroy(struct side *s)
 	assert_doca_ok(doca_ctx_workq_rm(s->ctx, s->wq));
 	assert_doca_ok(doca_workq_destroy(s->wq));
 	assert_doca_ok(doca_ctx_stop(s->ctx));
+	/* Stopped already: nothing to do (DOCA 2.2 documents no error for it;
+	 * its samples stop again in their clean-up). */
+	assert_doca_ok(doca_ctx_stop(s->ctx));
 	assert_doca_ok(doca_ctx_dev_rm(s->ctx, dev));
 	assert_doca_ok(doca_rdma_destroy(s->rdma));
 	assert_doca_ok(doca_mmap_destroy(s->remote));
