@@ -597,6 +597,27 @@ static void test_free_while_submitted_v25(void **state)
 	free_while_submitted(205);
 }
 
+/* A context whose data path is not a PE (DOCA: on the DPA or a GPU) has
+ * nothing to progress: its stop ends inside the call. softdoca cannot start
+ * one, so the test takes a started context off its PE. */
+static void test_stop_without_pe(void **state)
+{
+	struct doca_ctx *ctx = &echo->base;
+
+	(void)state;
+	assert_doca_ok(doca_pe_connect_ctx(pe, ctx));
+	assert_doca_ok(doca_ctx_start(ctx));
+	LIST_REMOVE(ctx, pe_link);
+	ctx->pe = NULL;
+	echo->stop_pending = true;
+	assert_doca_ok(doca_ctx_stop(ctx));
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_IDLE);
+	assert_int_equal(seen.num_transitions, 3);
+	assert_int_equal(seen.transitions[1], DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(seen.transitions[2], DOCA_CTX_STATE_IDLE);
+	assert_int_equal(echo->stopped_calls, 1);
+}
+
 static void test_fatal_error_stops(void **state)
 {
 	struct doca_ctx *ctx = &echo->base;
@@ -785,6 +806,7 @@ int main(void)
 		CTX_TEST(test_stopping_handler_before_flush),
 		CTX_TEST(test_free_while_submitted_v3),
 		CTX_TEST(test_free_while_submitted_v25),
+		CTX_TEST(test_stop_without_pe),
 		CTX_TEST(test_fatal_error_stops),
 		CTX_TEST(test_completions_from_another_thread),
 		CTX_TEST(test_notification_handle),
