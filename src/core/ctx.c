@@ -6,10 +6,13 @@
  *
  * Transitions the application asks for (start, stop) happen inside its call
  * and fire the state callback there. Transitions that wait for something
- * (connection ready, tasks flushed and freed) happen inside doca_pe_progress.
+ * (connection ready, tasks flushed and freed) happen inside doca_pe_progress;
+ * a context that began STOPPING inside a progress (a callback stopped it)
+ * becomes IDLE in a later one, as on DOCA where the flush takes time.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/ctx.h"
 #include "core/dev.h"
@@ -156,24 +159,46 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_start(struct doca_ctx *ctx
 	return DOCA_SUCCESS;
 }
 
+/* Stopping ends within this long even if the flush is slow (DOCA 2.2's stop
+ * is synchronous; its programs have no PE to progress). */
+#define V202_STOP_WAIT_NS (10ull * 1000 * 1000 * 1000)
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* Back to RESET, also from ERROR (a failed context is already stopping or
- * IDLE). DOCA 2.2 refuses while a work queue is added. */
+ * IDLE). DOCA 2.2's header: NOT_PERMITTED while a work queue is added (or
+ * jobs are pending). A context that is not started is stopped already:
+ * SUCCESS, as DOCA 3.x answers a stop of an IDLE context (2.2 documents no
+ * error for it, and its samples stop in their clean-up whatever happened). */
 DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_stop(struct doca_ctx *ctx)
 {
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 10 * 1000 };
+	uint64_t deadline;
+
 	SDOCA_CHECK_ARG(ctx);
 	if (ctx->v202.workq)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
+		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
 		           "doca_ctx_stop: a work queue is still added to the %s context "
 		           "(doca_ctx_workq_rm first)",
 		           ctx->ops->name);
-	if (!ctx->v202.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_stop: %s context is not started",
-		           ctx->ops->name);
+	if (!ctx->v202.started) {
+		SDOCA_DBG("doca_ctx_stop: %s context %p is not started", ctx->ops->name,
+		          (void *)ctx);
+		return DOCA_SUCCESS;
+	}
 	if (ctx->state == DOCA_CTX_STATE_RUNNING || ctx->state == DOCA_CTX_STATE_STARTING)
 		(void)doca_ctx_stop(ctx);
-	/* No job of the context is left, so nothing holds it in STOPPING for long. */
-	for (int i = 0; i < 1000 && ctx->state != DOCA_CTX_STATE_IDLE; i++)
-		(void)doca_pe_progress(ctx->pe);
+	/* No job of the context is left: only the connections' flush holds it. */
+	deadline = monotonic_ns() + V202_STOP_WAIT_NS;
+	while (ctx->state != DOCA_CTX_STATE_IDLE && monotonic_ns() < deadline)
+		if (doca_pe_progress(ctx->pe) == 0)
+			nanosleep(&nap, NULL);
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED, "doca_ctx_stop: %s context still has work",
 		           ctx->ops->name);
@@ -193,42 +218,57 @@ static void finish_stop(struct doca_ctx *ctx)
 	set_state(ctx, DOCA_CTX_STATE_IDLE);
 }
 
-/* RUNNING/STARTING -> STOPPING, flushing what is in flight. */
-static void begin_stop(struct doca_ctx *ctx)
+/* RUNNING/STARTING -> STOPPING, flushing what is in flight. The state
+ * callback runs before the flush: DOCA programs disconnect their connections
+ * and free their tasks in their STOPPING handler. True if the library has
+ * work that ends in a later progress. */
+static bool begin_stop(struct doca_ctx *ctx)
 {
+	bool pending;
+
+	ctx->stop_logged = false;
+	if (ctx->pe)
+		ctx->stop_epoch = ctx->pe->progress_count;
 	set_state(ctx, DOCA_CTX_STATE_STOPPING);
+	pending = ctx->ops->stop_needs_progress && ctx->ops->stop_needs_progress(ctx);
 	if (ctx->ops->stop)
 		ctx->ops->stop(ctx);
+	return pending;
 }
 
+/*
+ * DOCA's answers: SUCCESS once IDLE (also when it already was: programs stop
+ * in their flow and again in a generic "stop and progress until IDLE"
+ * helper), IN_PROGRESS while STOPPING. Always RUNNING -> STOPPING first;
+ * STOPPING -> IDLE inside this call only when nothing is left and the call
+ * is not inside a callback of the context's PE, else from a later
+ * doca_pe_progress().
+ */
 DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 {
+	bool pending;
+
 	SDOCA_CHECK_ARG(ctx);
 	switch (ctx->state) {
 	case DOCA_CTX_STATE_IDLE:
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_stop: %s context is already IDLE",
-		           ctx->ops->name);
+		SDOCA_DBG("doca_ctx_stop: %s context %p is already IDLE", ctx->ops->name,
+		          (void *)ctx);
+		return DOCA_SUCCESS;
 	case DOCA_CTX_STATE_STOPPING:
 		return DOCA_ERROR_IN_PROGRESS;
 	default:
 		break;
 	}
-	if (!ctx->pe)
-		return DOCA_ERROR_NOT_CONNECTED;
-	if (fully_stopped(ctx)) {
-		/* Nothing to flush or give back: straight to IDLE, unless the
-		 * library queued an event before its stop silenced it. */
-		if (ctx->ops->stop)
-			ctx->ops->stop(ctx);
-		if (fully_stopped(ctx)) {
-			finish_stop(ctx);
-			return DOCA_SUCCESS;
-		}
-		set_state(ctx, DOCA_CTX_STATE_STOPPING);
-		return DOCA_ERROR_IN_PROGRESS;
+	pending = begin_stop(ctx);
+	/* No PE (no CPU data path): nothing can be in flight or progressed. */
+	if (!ctx->pe) {
+		finish_stop(ctx);
+		return DOCA_SUCCESS;
 	}
-	begin_stop(ctx);
-	return DOCA_ERROR_IN_PROGRESS;
+	if (pending || ctx->pe->in_progress || !fully_stopped(ctx))
+		return DOCA_ERROR_IN_PROGRESS;
+	finish_stop(ctx);
+	return DOCA_SUCCESS;
 }
 
 SDOCA_EXPORT void sdoca_ctx_start_ready(struct doca_ctx *ctx)
@@ -258,14 +298,15 @@ bool sdoca_ctx_advance(struct doca_ctx *ctx)
 	if (atomic_exchange(&ctx->failed, false) &&
 	    (ctx->state == DOCA_CTX_STATE_RUNNING || ctx->state == DOCA_CTX_STATE_STARTING)) {
 		SDOCA_INFO("%s context %p: fatal error, stopping", ctx->ops->name, (void *)ctx);
-		begin_stop(ctx);
+		(void)begin_stop(ctx);
 		return true;
 	}
 	if (ctx->state == DOCA_CTX_STATE_STARTING && atomic_exchange(&ctx->start_ready, false)) {
 		set_state(ctx, DOCA_CTX_STATE_RUNNING);
 		return true;
 	}
-	if (ctx->state == DOCA_CTX_STATE_STOPPING) {
+	/* A stop that began in this progress ends in a later one. */
+	if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->stop_epoch != ctx->pe->progress_count) {
 		if (fully_stopped(ctx)) {
 			finish_stop(ctx);
 			return true;

@@ -57,6 +57,10 @@ struct sdoca_ctx_ops {
 	const char *name;
 	/* Prepares resources; on error the context stays IDLE. */
 	doca_error_t (*start)(struct doca_ctx *ctx, enum sdoca_start *how);
+	/* Whether a stop has work that ends in a later doca_pe_progress() (the
+	 * context has connections to tear down, as a NIC's flush takes time);
+	 * NULL: only tasks and events keep the context STOPPING. */
+	bool (*stop_needs_progress)(struct doca_ctx *ctx);
 	/* Stops executing and completes every submitted task (flush). */
 	void (*stop)(struct doca_ctx *ctx);
 	/* Called once the context is IDLE again, to release start's resources. */
@@ -107,6 +111,9 @@ struct doca_task {
 	union doca_data user_data;
 	doca_error_t status;
 	enum sdoca_task_state state;
+	/* doca_task_free() came while the library owned it: back to the pool
+	 * once its callback ran, so that a stop never waits for it. */
+	bool free_requested;
 	struct doca_task *next;  /* free list or completion queue */
 	struct doca_task *qnext; /* for the library's own queues */
 };
@@ -139,6 +146,9 @@ struct doca_ctx {
 	_Atomic bool start_ready; /* STARTING -> RUNNING at the next progress */
 	_Atomic bool failed;      /* fatal error: STOPPING at the next progress */
 	bool stop_logged;
+	/* The PE's progress count when STOPPING began: IDLE comes from a later
+	 * doca_pe_progress() than the one whose callback stopped it. */
+	uint64_t stop_epoch;
 	uint16_t api_version;         /* the DOCA generation the program was built for */
 	LIST_ENTRY(doca_ctx) pe_link; /* in its PE's contexts */
 	/* DOCA 2.2 (doca_workq): started by its doca_ctx_start (RUNNING, or in

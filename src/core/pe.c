@@ -14,6 +14,7 @@
 #include "core/ctx.h"
 #include "core/pe.h"
 #include "core/sdk_log.h"
+#include "core/task.h"
 
 SDOCA_LOG_MODULE(pe);
 
@@ -137,6 +138,10 @@ static void run_callback(struct doca_pe *pe, struct doca_task *task)
 	pe->inflight--;
 	task->state = SDOCA_TASK_ALLOCATED; /* the application owns it again */
 	pool->type->invoke(cb, task, task->user_data, ctx->user_data);
+	/* Freed while submitted (doca_task_free logged it) and not taken back
+	 * by its callback: freed now, so that the context can still stop. */
+	if (SDOCA_UNLIKELY(task->free_requested) && task->state == SDOCA_TASK_ALLOCATED)
+		sdoca_task_give_back(task);
 }
 
 /* Tested on every poll with a plain load, inline: a locked exchange per poll
@@ -176,6 +181,7 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 		return 0;
 	}
 	pe->in_progress = true;
+	pe->progress_count++;
 	for (struct doca_ctx *ctx = LIST_FIRST(&pe->ctxs), *next; ctx; ctx = next) {
 		next = LIST_NEXT(ctx, pe_link); /* ctx may leave the PE meanwhile */
 		if (ctx->ops->progress && ctx->state != DOCA_CTX_STATE_IDLE)

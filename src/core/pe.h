@@ -37,7 +37,8 @@ struct doca_pe {
 	/* Contexts in STOPPING: they wait for frees, which raise no attention,
 	 * so progress looks at them while there are any (no walk otherwise). */
 	unsigned int num_stopping;
-	bool in_progress; /* doca_pe_progress() is running (callbacks must not re-enter) */
+	bool in_progress;        /* doca_pe_progress() is running (callbacks must not re-enter) */
+	uint64_t progress_count; /* doca_pe_progress() calls so far */
 	enum doca_pe_event_mode event_mode;
 };
 

@@ -128,20 +128,33 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 	return DOCA_SUCCESS;
 }
 
+/* DOCA: "a task can be freed ... as long as it is not submitted", and every
+ * task must be freed for its context to stop; doca_task_free() returns
+ * nothing. A submitted task is therefore not freed under the library's feet
+ * but once its callback ran (which still tells the program how it ended),
+ * so that a stop never waits for it. */
 DOCA_STABLE void doca_task_free(struct doca_task *task)
 {
 	if (!task) {
 		SDOCA_ERR("doca_task_free: task is NULL");
 		return;
 	}
-	if (task->state != SDOCA_TASK_ALLOCATED) {
-		SDOCA_ERR("doca_task_free: task %p is %s; only a task the application owns can be "
-		          "freed",
-		          (void *)task,
-		          task->state == SDOCA_TASK_FREE ? "already freed" : "still submitted");
+	switch (task->state) {
+	case SDOCA_TASK_ALLOCATED:
+		sdoca_task_give_back(task);
+		return;
+	case SDOCA_TASK_FREE:
+		SDOCA_ERR("doca_task_free: task %p is already freed", (void *)task);
+		return;
+	default:
+		if (!task->free_requested)
+			SDOCA_ERR("doca_task_free: %s task %p is still submitted (DOCA frees only "
+			          "a task the program owns); it is freed after its completion "
+			          "callback",
+			          task->pool ? task->pool->type->name : "?", (void *)task);
+		task->free_requested = true;
 		return;
 	}
-	sdoca_task_give_back(task);
 }
 
 static doca_error_t submit(struct doca_task *task)

@@ -26,6 +26,7 @@ static inline struct doca_task *sdoca_task_take(struct doca_ctx *ctx, struct sdo
 	t->user_data = user_data;
 	t->status = DOCA_SUCCESS;
 	t->state = SDOCA_TASK_ALLOCATED;
+	t->free_requested = false;
 	return t;
 }
 
@@ -35,6 +36,7 @@ static inline void sdoca_task_give_back(struct doca_task *task)
 	struct sdoca_task_pool *pool = task->pool;
 
 	task->state = SDOCA_TASK_FREE;
+	task->free_requested = false;
 	task->next = pool->free;
 	pool->free = task;
 	pool->allocated--;
@@ -48,6 +50,7 @@ static inline void sdoca_task_submitting(struct doca_task *task)
 
 	task->state = SDOCA_TASK_SUBMITTED;
 	task->status = DOCA_SUCCESS;
+	task->free_requested = false;
 	ctx->inflight++;
 	ctx->pe->inflight++;
 }

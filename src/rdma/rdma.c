@@ -45,6 +45,21 @@ static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
 /* Flush: every task in flight completes with this status. */
 #define RDMA_FLUSH_STATUS DOCA_ERROR_CONNECTION_ABORTED
 
+/* Connections are torn down like a NIC's queue pairs: the context is
+ * STOPPING until a later progress, where programs see the flush. */
+static bool rdma_stop_needs_progress(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+	bool live;
+
+	if (!rdma->worker)
+		return false;
+	nic_lock(rdma->worker); /* the soft NIC frees slots from any thread */
+	live = rdma->live > 0;
+	nic_unlock(rdma->worker);
+	return live;
+}
+
 static void rdma_stop(struct doca_ctx *ctx)
 {
 	struct doca_rdma *rdma = rdma_of(ctx);
@@ -84,6 +99,7 @@ static void rdma_request_notification(struct doca_ctx *ctx)
 static const struct sdoca_ctx_ops rdma_ops = {
 	.name = "rdma",
 	.start = rdma_start,
+	.stop_needs_progress = rdma_stop_needs_progress,
 	.stop = rdma_stop,
 	.stopped = rdma_stopped,
 	.progress = rdma_progress,

@@ -16,9 +16,11 @@
  *  - atomics act on the 8 bytes at the remote buffer's data address and put
  *    the original value at the result buffer's data address;
  *  - a remote sync event's get appends the 8-byte value after the data
- *    section of a local list, a notify-set sets the value to the first 8
- *    bytes (at most) of a local source list's data, and a notify-add puts
- *    the value before it at its result buffer's data address, as an atomic;
+ *    section of a local list (DOCA 2.5: puts it at the data address of the
+ *    buffer, whose data section then holds at least those 8 bytes; its
+ *    sample gets again and again into one 8-byte buffer), a notify-set sets the value to the first
+ * 8 bytes (at most) of a local source list's data, and a notify-add puts the value before it at its
+ * result buffer's data address, as an atomic;
  *  - NULL buffers mean a zero-length operation (a keep-alive).
  */
 #include <string.h>
@@ -218,10 +220,30 @@ static doca_error_t target_event(struct rdma_task *t)
 	return DOCA_SUCCESS;
 }
 
+/* DOCA 2.5: the value overwrites the 8 bytes at the data address. */
+static doca_error_t build_event_get_v205(struct rdma_task *t)
+{
+	struct doca_buf *dst = t->args.dst;
+
+	if (!dst || dst->mmap->from_export ||
+	    !(dst->mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) ||
+	    (size_t)(dst->head + dst->len - dst->data) < sizeof(uint64_t))
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
+		           "remote sync-event get needs a local writable buffer with 8 bytes from "
+		           "its data address");
+	t->wqe.sge[0] = (struct xport_iov){ dst->data, sizeof(uint64_t) };
+	t->wqe.num_sge = 1;
+	t->wqe.length = sizeof(uint64_t);
+	return target_event(t);
+}
+
 static doca_error_t build_event_get(struct rdma_task *t)
 {
-	doca_error_t status =
-	        scatter_room(t->args.dst, t->args.conn->rdma->max_send_buf_list_len, &t->wqe);
+	doca_error_t status;
+
+	if (t->base.ctx->api_version == 205)
+		return build_event_get_v205(t);
+	status = scatter_room(t->args.dst, t->args.conn->rdma->max_send_buf_list_len, &t->wqe);
 
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -304,6 +326,18 @@ static void read_results(struct rdma_task *t, const struct nic_wqe *wqe, doca_er
 {
 	if (status == DOCA_SUCCESS)
 		fill_room(t->args.dst, wqe->result_len);
+}
+
+static void event_get_results(struct rdma_task *t, const struct nic_wqe *wqe, doca_error_t status)
+{
+	struct doca_buf *dst = t->args.dst;
+
+	if (status != DOCA_SUCCESS)
+		return;
+	if (t->base.ctx->api_version != 205)
+		fill_room(dst, wqe->result_len);
+	else if (dst->data_len < sizeof(uint64_t))
+		dst->data_len = sizeof(uint64_t);
 }
 
 static const enum doca_rdma_opcode recv_opcodes[] = {
@@ -429,7 +463,7 @@ static const struct rdma_task_type types[RDMA_TASK_KINDS] = {
 	        REQUEST("rdma fetch-add", atomic_fetch_add, NIC_WR_ATOMIC_FA, build_atomic, NULL),
 	[RDMA_TASK_SYNC_EVENT_GET] =
 	        REQUEST("rdma remote sync-event get", remote_net_sync_event_get, NIC_WR_EVENT_GET,
-	                build_event_get, read_results),
+	                build_event_get, event_get_results),
 	[RDMA_TASK_SYNC_EVENT_NOTIFY_SET] =
 	        REQUEST("rdma remote sync-event notify-set", remote_net_sync_event_notify_set,
 	                NIC_WR_EVENT_SET, build_event_set, NULL),

@@ -278,8 +278,11 @@ static void side_stop(struct side *s)
 	doca_error_t status = doca_ctx_stop(ctx);
 
 	assert_true(status == DOCA_SUCCESS || status == DOCA_ERROR_IN_PROGRESS);
+	/* A context with connections stops through STOPPING: IDLE comes from
+	 * its own PE's progress (teardown took it out of progress_all()). */
 	while (state != DOCA_CTX_STATE_IDLE && now_ns() < end) {
 		progress_all();
+		doca_pe_progress(s->pe);
 		assert_doca_ok(doca_ctx_get_state(ctx, &state));
 	}
 	assert_int_equal(state, DOCA_CTX_STATE_IDLE);

@@ -36,6 +36,7 @@ struct echo_ctx {
 	enum sdoca_start start_mode;
 	doca_error_t start_error;
 	bool complete_on_progress;
+	bool stop_pending; /* like an RDMA context with connections */
 	int stopped_calls;
 	int notify_requests;
 };
@@ -97,6 +98,11 @@ static doca_error_t echo_start(struct doca_ctx *ctx, enum sdoca_start *how)
 	return e->start_error;
 }
 
+static bool echo_stop_needs_progress(struct doca_ctx *ctx)
+{
+	return to_echo(ctx)->stop_pending;
+}
+
 static void echo_stop(struct doca_ctx *ctx)
 {
 	complete_pending(to_echo(ctx), FLUSHED);
@@ -122,6 +128,7 @@ static void echo_request_notification(struct doca_ctx *ctx)
 static const struct sdoca_ctx_ops echo_ops = {
 	.name = "echo",
 	.start = echo_start,
+	.stop_needs_progress = echo_stop_needs_progress,
 	.stop = echo_stop,
 	.stopped = echo_stopped,
 	.progress = echo_progress,
@@ -138,6 +145,11 @@ static struct {
 	uint64_t last_task_ud, last_ctx_ud;
 	bool free_in_callback;
 	bool stop_in_callback;
+	bool stop_in_ok_callback;
+	doca_error_t stop_status;       /* what doca_ctx_stop answered inside a callback */
+	struct doca_task *free_on_stop; /* freed by the STOPPING handler */
+	int stopping_in_handler_errors; /* errors seen when the STOPPING handler ran */
+	enum doca_ctx_states last_state;
 	enum doca_ctx_states state_seen_in_error;
 	uint8_t nested_progress;
 	struct doca_pe *pe;
@@ -149,10 +161,21 @@ static void state_cb(const union doca_data user_data, struct doca_ctx *ctx,
 	enum doca_ctx_states now;
 
 	(void)user_data;
-	(void)prev;
 	assert_doca_ok(doca_ctx_get_state(ctx, &now));
+	assert_int_equal(prev, seen.last_state);
+	seen.last_state = next;
 	assert_int_equal(now, next); /* already in the new state */
+	assert_true(seen.num_transitions < 16);
 	seen.transitions[seen.num_transitions++] = next;
+	/* DOCA programs clean up in their STOPPING handler: in-flight tasks are
+	 * flushed after it, so it runs before any error callback. */
+	if (next == DOCA_CTX_STATE_STOPPING) {
+		seen.stopping_in_handler_errors = seen.errors;
+		if (seen.free_on_stop) {
+			doca_task_free(seen.free_on_stop);
+			seen.free_on_stop = NULL;
+		}
+	}
 }
 
 static void echo_ok(struct echo_task *task, union doca_data task_ud, union doca_data ctx_ud)
@@ -165,6 +188,8 @@ static void echo_ok(struct echo_task *task, union doca_data task_ud, union doca_
 	seen.nested_progress = doca_pe_progress(seen.pe);
 	if (seen.free_in_callback)
 		doca_task_free(&task->base);
+	if (seen.stop_in_ok_callback)
+		seen.stop_status = doca_ctx_stop(task->base.ctx);
 }
 
 static void echo_err(struct echo_task *task, union doca_data task_ud, union doca_data ctx_ud)
@@ -251,10 +276,17 @@ static void test_connect_and_sync_start(void **state)
 	                DOCA_ERROR_BAD_STATE);
 	assert_doca_err(doca_pe_destroy(pe), DOCA_ERROR_IN_USE);
 	assert_doca_err(sdoca_ctx_fini(ctx), DOCA_ERROR_BAD_STATE);
+	/* Nothing in flight: STOPPING and IDLE inside the call, SUCCESS. */
 	assert_doca_ok(doca_ctx_stop(ctx));
-	assert_int_equal(seen.transitions[1], DOCA_CTX_STATE_IDLE);
+	assert_int_equal(seen.num_transitions, 3);
+	assert_int_equal(seen.transitions[1], DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(seen.transitions[2], DOCA_CTX_STATE_IDLE);
 	assert_int_equal(echo->stopped_calls, 1);
-	assert_doca_err(doca_ctx_stop(ctx), DOCA_ERROR_BAD_STATE);
+	/* Stopping an IDLE context again (a generic "stop until IDLE" helper
+	 * after the program's own stop) is SUCCESS and changes nothing. */
+	assert_doca_ok(doca_ctx_stop(ctx));
+	assert_int_equal(seen.num_transitions, 3);
+	assert_int_equal(echo->stopped_calls, 1);
 }
 
 static void test_deferred_and_pending_start(void **state)
@@ -318,7 +350,6 @@ static void test_task_round_trip(void **state)
 	assert_int_equal(inflight, 1);
 	assert_doca_ok(doca_pe_get_num_inflight_tasks(pe, &inflight));
 	assert_int_equal(inflight, 1);
-	doca_task_free(&t->base); /* still submitted: refused, logged */
 	assert_int_equal(doca_pe_progress(pe), 0);
 	echo->complete_on_progress = true;
 	assert_int_equal(doca_pe_progress(pe), 1);
@@ -401,6 +432,190 @@ static void test_stop_waits_for_frees(void **state)
 	assert_int_equal(doca_pe_progress(pe), 1);
 	assert_doca_ok(doca_ctx_get_state(ctx, &s));
 	assert_int_equal(s, DOCA_CTX_STATE_IDLE);
+}
+
+static enum doca_ctx_states state_of(struct doca_ctx *ctx)
+{
+	enum doca_ctx_states s;
+
+	assert_doca_ok(doca_ctx_get_state(ctx, &s));
+	return s;
+}
+
+/* Starts the echo context as a program of API generation `api` sees it:
+ * 3.x SUCCESS then RUNNING from progress, 2.5 IN_PROGRESS until ready. */
+static void start_as(struct doca_ctx *ctx, int api)
+{
+	assert_doca_ok(doca_pe_connect_ctx(pe, ctx));
+	if (api == 205) {
+		echo->start_mode = SDOCA_START_PENDING;
+		assert_doca_err(softdoca_v205_doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+		sdoca_ctx_start_ready(ctx);
+	} else {
+		echo->start_mode = SDOCA_START_DEFERRED;
+		assert_doca_ok(doca_ctx_start(ctx));
+	}
+	assert_int_equal(doca_pe_progress(pe), 1);
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_RUNNING);
+	seen.num_transitions = 0;
+}
+
+/* doca_ctx_stop() inside a completion callback: IN_PROGRESS, STOPPING at
+ * once, IDLE from a later progress (not the one that ran the callback);
+ * then a second stop (the samples' request_stop_ctx) is SUCCESS. */
+static void stop_inside_callback(int api)
+{
+	struct doca_ctx *ctx = &echo->base;
+
+	start_as(ctx, api);
+	seen.free_in_callback = true;
+	seen.stop_in_ok_callback = true;
+	seen.stop_status = DOCA_SUCCESS;
+	assert_doca_ok(doca_task_submit(&alloc_echo(1, 1)->base));
+	assert_int_equal(doca_pe_progress(pe), 1);
+	assert_int_equal(seen.successes, 1);
+	assert_int_equal(seen.stop_status, DOCA_ERROR_IN_PROGRESS);
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(seen.num_transitions, 1);
+	assert_int_equal(seen.transitions[0], DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(echo->stopped_calls, 0);
+	assert_doca_err(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
+	/* A program's loop "while not IDLE: progress" ends at the next one. */
+	for (int i = 0; i < 100 && state_of(ctx) != DOCA_CTX_STATE_IDLE; i++)
+		(void)doca_pe_progress(pe);
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_IDLE);
+	assert_int_equal(seen.num_transitions, 2);
+	assert_int_equal(seen.transitions[1], DOCA_CTX_STATE_IDLE);
+	assert_int_equal(echo->stopped_calls, 1);
+	assert_doca_ok(doca_ctx_stop(ctx));
+	assert_int_equal(seen.num_transitions, 2);
+}
+
+static void test_stop_inside_callback_v3(void **state)
+{
+	(void)state;
+	stop_inside_callback(300);
+}
+
+static void test_stop_inside_callback_v25(void **state)
+{
+	(void)state;
+	stop_inside_callback(205);
+}
+
+/* A library whose stop takes progress (an RDMA context with connections):
+ * IN_PROGRESS even with nothing in flight; the STOPPING handler frees the
+ * program's last task; IDLE from the next progress. */
+static void stop_through_stopping(int api)
+{
+	struct doca_ctx *ctx = &echo->base;
+
+	start_as(ctx, api);
+	echo->stop_pending = true;
+	seen.free_on_stop = &alloc_echo(1, 1)->base;
+	assert_doca_err(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
+	assert_null(seen.free_on_stop); /* the STOPPING handler ran, inside the stop */
+	assert_int_equal(seen.num_transitions, 1);
+	assert_int_equal(seen.transitions[0], DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(doca_pe_progress(pe), 1);
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_IDLE);
+	assert_int_equal(seen.num_transitions, 2);
+	assert_int_equal(seen.transitions[1], DOCA_CTX_STATE_IDLE);
+	assert_doca_ok(doca_ctx_stop(ctx));
+}
+
+static void test_stop_through_stopping_v3(void **state)
+{
+	(void)state;
+	stop_through_stopping(300);
+}
+
+static void test_stop_through_stopping_v25(void **state)
+{
+	(void)state;
+	stop_through_stopping(205);
+}
+
+/* The STOPPING handler runs before the flush: error callbacks come after
+ * it, from progress, and see the context STOPPING. */
+static void test_stopping_handler_before_flush(void **state)
+{
+	struct doca_ctx *ctx = &echo->base;
+
+	(void)state;
+	start_as(ctx, 300);
+	echo->complete_on_progress = false;
+	seen.free_in_callback = true;
+	assert_doca_ok(doca_task_submit(&alloc_echo(1, 1)->base));
+	assert_doca_ok(doca_task_submit(&alloc_echo(2, 2)->base));
+	seen.errors = 0;
+	assert_doca_err(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
+	assert_int_equal(seen.stopping_in_handler_errors, 0);
+	assert_int_equal(doca_pe_progress(pe), 1);
+	assert_int_equal(seen.errors, 2);
+	assert_int_equal(seen.state_seen_in_error, DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_IDLE);
+}
+
+/* A program that frees a task still submitted: DOCA allows freeing only a
+ * task the program owns (doca_task_free returns nothing). The task is not
+ * taken from the library; its callback still runs (the program sees how it
+ * ended) and it is freed after, so the stop ends. */
+static void free_while_submitted(int api)
+{
+	struct doca_ctx *ctx = &echo->base;
+	struct echo_task *t;
+
+	start_as(ctx, api);
+	echo->complete_on_progress = false;
+	t = alloc_echo(3, 3);
+	assert_doca_ok(doca_task_submit(&t->base));
+	doca_task_free(&t->base); /* logged; deferred */
+	doca_task_free(&t->base); /* again: still deferred, not logged twice */
+	assert_doca_err(doca_task_submit(&t->base), DOCA_ERROR_BAD_STATE);
+	assert_doca_err(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
+	for (int i = 0; i < 100 && state_of(ctx) != DOCA_CTX_STATE_IDLE; i++)
+		(void)doca_pe_progress(pe);
+	assert_int_equal(seen.errors, 1);
+	assert_int_equal(seen.last_status, FLUSHED);
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_IDLE);
+	assert_int_equal(echo->pool.allocated, 0);
+	assert_int_equal(ctx->allocated, 0);
+	doca_task_free(&t->base); /* freed already: refused, logged */
+	assert_int_equal(echo->pool.allocated, 0);
+}
+
+static void test_free_while_submitted_v3(void **state)
+{
+	(void)state;
+	free_while_submitted(300);
+}
+
+static void test_free_while_submitted_v25(void **state)
+{
+	(void)state;
+	free_while_submitted(205);
+}
+
+/* A context whose data path is not a PE (DOCA: on the DPA or a GPU) has
+ * nothing to progress: its stop ends inside the call. softdoca cannot start
+ * one, so the test takes a started context off its PE. */
+static void test_stop_without_pe(void **state)
+{
+	struct doca_ctx *ctx = &echo->base;
+
+	(void)state;
+	assert_doca_ok(doca_pe_connect_ctx(pe, ctx));
+	assert_doca_ok(doca_ctx_start(ctx));
+	LIST_REMOVE(ctx, pe_link);
+	ctx->pe = NULL;
+	echo->stop_pending = true;
+	assert_doca_ok(doca_ctx_stop(ctx));
+	assert_int_equal(state_of(ctx), DOCA_CTX_STATE_IDLE);
+	assert_int_equal(seen.num_transitions, 3);
+	assert_int_equal(seen.transitions[1], DOCA_CTX_STATE_STOPPING);
+	assert_int_equal(seen.transitions[2], DOCA_CTX_STATE_IDLE);
+	assert_int_equal(echo->stopped_calls, 1);
 }
 
 static void test_fatal_error_stops(void **state)
@@ -584,6 +799,14 @@ int main(void)
 		CTX_TEST(test_task_round_trip),
 		CTX_TEST(test_stop_flushes_in_flight),
 		CTX_TEST(test_stop_waits_for_frees),
+		CTX_TEST(test_stop_inside_callback_v3),
+		CTX_TEST(test_stop_inside_callback_v25),
+		CTX_TEST(test_stop_through_stopping_v3),
+		CTX_TEST(test_stop_through_stopping_v25),
+		CTX_TEST(test_stopping_handler_before_flush),
+		CTX_TEST(test_free_while_submitted_v3),
+		CTX_TEST(test_free_while_submitted_v25),
+		CTX_TEST(test_stop_without_pe),
 		CTX_TEST(test_fatal_error_stops),
 		CTX_TEST(test_completions_from_another_thread),
 		CTX_TEST(test_notification_handle),

@@ -23,6 +23,7 @@
 #include <doca_rdma.h>
 #include <doca_sync_event.h>
 
+#include "core/ctx.h"
 #include "core/mmap.h"
 #include "core/sync_event.h"
 #include "transport/xport.h"
@@ -202,8 +203,8 @@ static struct doca_buf *a_buf(size_t at, size_t len, size_t data_len)
 	return b;
 }
 
-/* Submits, progresses A only (B is served without its application), frees. */
-static doca_error_t run(struct doca_task *task)
+/* Submits, progresses A only (B is served without its application). */
+static doca_error_t run_keep(struct doca_task *task)
 {
 	int want = t.done + 1;
 
@@ -214,8 +215,16 @@ static doca_error_t run(struct doca_task *task)
 			doca_pe_progress(t.b.pe);
 	}
 	assert_int_equal(t.done, want);
-	doca_task_free(task);
 	return t.status;
+}
+
+/* The same, then frees the task. */
+static doca_error_t run(struct doca_task *task)
+{
+	doca_error_t status = run_keep(task);
+
+	doca_task_free(task);
+	return status;
 }
 
 static doca_error_t remote_set(const struct doca_sync_event_remote_net *rev, const void *bytes,
@@ -309,6 +318,36 @@ static void test_get_set_add(void **state)
 		assert_doca_ok(doca_buf_dec_refcount(result, NULL));
 		assert_doca_ok(doca_buf_dec_refcount(dst, NULL));
 	}
+}
+
+/* A get resubmitted into the buffer that holds the last value, as DOCA 2.5's
+ * sample polls a remote event: DOCA 2.5 puts the value at the buffer's data
+ * address, so every get lands; DOCA 3.x appends after the data section, so
+ * a full buffer is refused at submit, the task stays the program's and the
+ * context still stops (teardown). */
+static void test_get_again_into_full_buffer(void **state)
+{
+	struct doca_ctx *ctx = doca_rdma_as_ctx(t.a.rdma);
+	struct doca_rdma_task_remote_net_sync_event_get *get;
+	struct doca_buf *dst = a_buf(1024, 8, 0);
+	size_t len;
+
+	(void)state;
+	ctx->api_version = 205; /* as softdoca_v205_doca_ctx_start() records it */
+	assert_doca_ok(softdoca_v205_doca_rdma_task_remote_net_sync_event_get_allocate_init(
+	        t.a.rdma, t.rev, dst, (union doca_data){ 0 }, &get));
+	for (uint64_t v = 7; v < 10; v++) {
+		assert_doca_ok(doca_sync_event_update_set(t.ev, v));
+		assert_doca_ok(run_keep(doca_rdma_task_remote_net_sync_event_get_as_task(get)));
+		assert_int_equal(t.a.mem[1024 / 8], v);
+		assert_doca_ok(doca_buf_get_data_len(dst, &len));
+		assert_int_equal(len, 8);
+	}
+	ctx->api_version = 300;
+	assert_doca_err(doca_task_submit(doca_rdma_task_remote_net_sync_event_get_as_task(get)),
+	                DOCA_ERROR_INVALID_VALUE);
+	doca_task_free(doca_rdma_task_remote_net_sync_event_get_as_task(get));
+	assert_doca_ok(doca_buf_dec_refcount(dst, NULL));
 }
 
 /* Every refusal: NOT_PERMITTED for that task, the value unchanged, the
@@ -418,6 +457,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_get_set_add, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_get_again_into_full_buffer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_waiter_woken_by_peer, setup, teardown),
 	};
