@@ -66,6 +66,19 @@ static uint64_t rpc_bad_call(const void *frame)
 	return rpc_bad();
 }
 
+static uint64_t rpc_trace(void)
+{
+	doca_dpa_dev_trace(1, 2, 3, 0xabc, UINT64_MAX);
+	doca_dpa_dev_trace_flush();
+	return 0;
+}
+
+static uint64_t rpc_trace_call(const void *frame)
+{
+	(void)frame;
+	return rpc_trace();
+}
+
 static void kernel(void)
 {
 }
@@ -84,8 +97,10 @@ static const struct softdoca_dpa_kernel kernels[] = {
 	{ "rpc_bad", SOFTDOCA_DPA_KERNEL_RPC, 0, (void (*)(void))rpc_bad, 1, 1, rpc_none_pack,
 	  rpc_bad_call },
 	{ "kernel", SOFTDOCA_DPA_KERNEL_GLOBAL, 0, kernel, 1, 1, rpc_none_pack, kernel_call },
+	{ "rpc_trace", SOFTDOCA_DPA_KERNEL_RPC, 0, (void (*)(void))rpc_trace, 1, 1, rpc_none_pack,
+	  rpc_trace_call },
 };
-static const struct softdoca_dpa_kernel_table tables[] = { { "test.c", kernels, 3 } };
+static const struct softdoca_dpa_kernel_table tables[] = { { "test.c", kernels, 4 } };
 static const struct softdoca_dpa_app_image image = { SOFTDOCA_DPA_APP_MAGIC,
 	                                             SOFTDOCA_DPA_APP_LAYOUT, 1, "test_app",
 	                                             tables };
@@ -269,6 +284,28 @@ static void test_log_file(void **state)
 	assert_string_equal(text, "rpc_sum 8\n"); /* the INFO-level run printed nothing */
 }
 
+/* Trace lines go to the trace file: the five values in hex. */
+static void test_trace_file(void **state)
+{
+	struct fixture *f = *state;
+	char path[] = "/tmp/test_dpa_traceXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	uint64_t ret;
+
+	assert_doca_ok(doca_dpa_set_app(f->dpa, APP));
+	assert_doca_ok(doca_dpa_trace_file_set_path(f->dpa, path));
+	assert_doca_ok(doca_dpa_start(f->dpa));
+	assert_doca_ok(doca_dpa_rpc(f->dpa, (doca_dpa_func_t *)rpc_trace, &ret));
+	assert_doca_ok(doca_dpa_stop(f->dpa));
+
+	char text[128] = { 0 };
+	assert_true(read(fd, text, sizeof(text) - 1) >= 0);
+	close(fd);
+	unlink(path);
+	assert_string_equal(text, "0x1 0x2 0x3 0xabc 0xffffffffffffffff\n");
+}
+
 static void test_affinity(void **state)
 {
 	struct fixture *f = *state;
@@ -414,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_limits_env),
 		cmocka_unit_test_setup_teardown(test_log_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_log_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_affinity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory, setup_started, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_not_started, setup, teardown),
