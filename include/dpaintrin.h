@@ -11,7 +11,13 @@
 #define DPAINTRIN_H_
 
 #include <stdint.h>
-#include <time.h>
+
+#include "doca_compat.h"
+
+SOFTDOCA_BEGIN_DECLS
+
+/* CLOCK_MONOTONIC in nanoseconds (libdoca_dpa; strict C11 has no clock_gettime). */
+DOCA_STABLE uint64_t softdoca_dpa_time_ns(void);
 
 #ifndef DPA_INTRIN_VERSION
 #define DPA_INTRIN_VERSION(major, minor) ((major)*100 + (minor))
@@ -53,9 +59,7 @@ static inline uint64_t sdoca_dpa_intrin_ticks(void)
 	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
 	return v;
 #else
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return softdoca_dpa_time_ns();
 #endif
 }
 
@@ -72,9 +76,7 @@ static inline uint64_t __dpa_thread_inst_ret(void)
 /* Nanoseconds of CLOCK_MONOTONIC. */
 static inline uint64_t __dpa_thread_time(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return softdoca_dpa_time_ns();
 }
 
 /* Q16.16 fixed point: 1/n, 2^n and log2(n). */
@@ -123,5 +125,7 @@ static inline int __dpa_fxp_log2(int n)
 	}
 	return e * 65536 + frac;
 }
+
+SOFTDOCA_END_DECLS
 
 #endif /* DPAINTRIN_H_ */

@@ -11,9 +11,11 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <doca_dpa_dev.h>
+#include <dpaintrin.h>
 
 #include "core/sdk_log.h"
 #include "dpa/dpa.h"
@@ -82,6 +84,13 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t
 	                 (unsigned long)arg5);
 	if (n > 0 && (size_t)n < sizeof(line))
 		write_line(exec ? exec->dpa->trace_fd : -1, line, (size_t)n);
+}
+
+DOCA_STABLE uint64_t softdoca_dpa_time_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_trace_flush(void)
