@@ -51,6 +51,12 @@ cat >"$work/dup.c" <<'K'
 #include <doca_dpa_dev.h>
 __dpa_rpc__ uint64_t k_one(int a) { return (uint64_t)a; }
 K
+mkdir -p "$work/inc"
+echo '#define MY_T uint64_t' >"$work/inc/my.h"
+cat >"$work/m.c" <<'K'
+#include <doca_dpa_dev.h>
+__dpa_rpc__ MY_T k_my(MY_T v) { return v; }
+K
 echo 'Feature_list:' >"$work/attrs.yaml"
 blob=$work/attrs.blob
 "$(dirname "$dpacc")/dpa-app-attributes2blob" "$work/attrs.yaml" "$blob" || fail "attributes2blob"
@@ -68,7 +74,11 @@ expect 0 "" -- "$work/k.c" --output-file "$work/a2.a" -app-name app2 --device-li
 	--mcpu nv-dpa-cx7 -dpa-proc-attr "$blob" -hostcc "$cc"
 expect 0 "dropped" -- "$work/k.c" --output-file="$work/a3.a" --app-name app3 -flto \
 	--devicecc-options="-mcmodel=medany,-ffreestanding -march=rv64imac" --keep-dir "$work/keep"
-for a in a1 a2 a3; do
+# Preprocessor options inside -hostcc-options, values attached or not,
+# reach the prototype pass too.
+expect 0 "" -- "$work/m.c" -o "$work/a4.a" --app-name=app4 \
+	-hostcc-options="-I $work/inc -include my.h -DUNUSED=1 -Wall -Werror"
+for a in a1 a2 a3 a4; do
 	[ -s "$work/$a.a" ] || fail "$a.a not built"
 done
 nm "$work/a1.a" | grep -q ' [TtDdRr] app1$' || fail "a1.a does not define app1"
