@@ -41,6 +41,17 @@
 	__attribute__((visibility("default"), deprecated("Symbol is defined as deprecated")))
 #endif
 
+/* The DPA compiler's markers of kernels (__dpa_global__) and RPCs
+ * (__dpa_rpc__), which DOCA's headers also put before device types. A DPA
+ * program's sources are compiled for the host here (tools/dpacc), so they
+ * mark nothing: `} __dpa_global__;` declares no variable. */
+#ifndef __dpa_global__
+#define __dpa_global__
+#endif
+#ifndef __dpa_rpc__
+#define __dpa_rpc__
+#endif
+
 /* 2.2 spellings of the same attributes. */
 #define DOCA_EXPORTED DOCA_STABLE
 #define __DOCA_EXPERIMENTAL DOCA_EXPERIMENTAL

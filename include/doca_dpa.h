@@ -6,8 +6,9 @@
  * RPCs, move memory to and from the device, and set up DPA threads with
  * their completion contexts (thread groups, async ops, notifications).
  *
- * softdoca declares the whole host API; every call answers NOT_SUPPORTED
- * until the DPA emulation is built (docs/compatibility.md).
+ * softdoca runs the DPA program on the host (docs/dpa.md): device memory is
+ * host memory, RPCs run on the calling thread. What is not built yet answers
+ * NOT_SUPPORTED (docs/compatibility.md).
  *
  * SOFTDOCA_API_VERSION=205 gives the DOCA 2.5 forms (the app is given at
  * create; doca_dpa_app_name_get; doca_devinfo_get_is_dpa_supported).
@@ -43,22 +44,7 @@ struct doca_dpa_notification_completion;
 /* Limit on the user data of DPA completions, as a log2. */
 #define DOCA_DPA_COMPLETION_LOG_MAX_USER_DATA (24)
 
-/* What the DPA program's own log prints. */
-typedef enum doca_dpa_dev_log_level {
-	DOCA_DPA_DEV_LOG_LEVEL_DISABLE = 10,
-	DOCA_DPA_DEV_LOG_LEVEL_ERROR = 30,
-	DOCA_DPA_DEV_LOG_LEVEL_WARNING = 40,
-	DOCA_DPA_DEV_LOG_LEVEL_INFO = 50,
-	DOCA_DPA_DEV_LOG_LEVEL_DEBUG = 60,
-} doca_dpa_dev_log_level_t;
-
-/* Device-side handles and addresses: 64-bit values a kernel receives. */
-typedef uint64_t doca_dpa_dev_t;
-typedef uint64_t doca_dpa_dev_uintptr_t;
-typedef uint64_t doca_dpa_dev_hash_table_t;
-typedef uint64_t doca_dpa_dev_completion_t;
-typedef uint64_t doca_dpa_dev_async_ops_t;
-typedef uint64_t doca_dpa_dev_notification_completion_t;
+#include "softdoca_dpa_types.h"
 
 /* A kernel or RPC as the host names it: declare `doca_dpa_func_t name;`. */
 typedef void(doca_dpa_func_t)(void);

@@ -4,8 +4,8 @@
  *
  * libdoca_dpa, host side: DPA threads, thread groups and the completion
  * contexts they use (completions, async ops, notification completions).
- * Not built yet, as the rest of the DPA emulation (dpa_host.c): every call
- * answers NOT_SUPPORTED.
+ * Not built yet (docs/dpa.md part 3, step 2): every call answers
+ * NOT_SUPPORTED.
  */
 #include <stddef.h>
 
@@ -15,7 +15,7 @@
 
 SDOCA_LOG_MODULE(dpa_threads);
 
-#define NO_DPA "the DPA emulation is not built yet"
+#define NO_DPA "DPA threads and completion contexts are not built yet"
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa,
                                                       struct doca_dpa_thread **dpa_thread)

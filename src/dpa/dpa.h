@@ -1,0 +1,84 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * libdoca_dpa internals: the DPA context, its allocations, and the state of
+ * the kernel or RPC the calling thread runs (docs/dpa.md, part 2).
+ */
+#ifndef SDOCA_DPA_DPA_H_
+#define SDOCA_DPA_DPA_H_
+
+#include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <doca_dpa.h>
+#include <softdoca_dpa_app.h>
+
+/* FlexIO's constants: 16 cores of 16 EUs, 2 kept by the DPA's OS. */
+#define SDOCA_DPA_CORES 16u
+#define SDOCA_DPA_EUS_PER_CORE 16u
+#define SDOCA_DPA_EUS_RESERVED 2u
+#define SDOCA_DPA_MAX_RUN_S 5ull
+#define SDOCA_DPA_MEM_ALIGN 64u
+
+/* One doca_dpa_mem_alloc block: device memory is host memory. */
+struct sdoca_dpa_alloc {
+	uintptr_t addr;
+	size_t size;
+};
+
+struct doca_dpa {
+	struct doca_dev *dev;
+	bool started;
+	doca_dpa_dev_t handle;
+	const struct softdoca_dpa_app_image *app;
+	_Atomic int log_level;     /* doca_dpa_dev_log_level_t */
+	char log_path[PATH_MAX];   /* "" = stdout */
+	char trace_path[PATH_MAX]; /* "" = stdout */
+	int log_fd;                /* -1 = stdout */
+	int trace_fd;              /* -1 = stdout */
+	_Atomic int last_error;    /* first device-side error, doca_error_t */
+	unsigned int total_eus;
+	unsigned long long max_run_s;
+	_Atomic unsigned int affinities; /* live doca_dpa_eu_affinity objects */
+	pthread_mutex_t mem_lock;
+	struct sdoca_dpa_alloc *allocs; /* sorted by addr */
+	size_t num_allocs;
+	size_t cap_allocs;
+};
+
+/* What the calling thread runs: set around every kernel and RPC. */
+struct sdoca_dpa_exec {
+	struct doca_dpa *dpa;      /* whose kernel */
+	struct doca_dpa *selected; /* doca_dpa_dev_device_set */
+	const struct softdoca_dpa_kernel *kernel;
+	unsigned int rank;
+	unsigned int num_threads;
+	sigjmp_buf entry; /* where a call that never returns goes */
+	doca_error_t abort_error;
+};
+
+extern _Thread_local struct sdoca_dpa_exec *sdoca_dpa_exec;
+
+/* Records a device-side error: the first one stays (peek_at_last_error). */
+void sdoca_dpa_set_error(struct doca_dpa *dpa, doca_error_t err);
+
+/* The live DPA a handle names, or NULL. */
+struct doca_dpa *sdoca_dpa_from_handle(doca_dpa_dev_t handle);
+
+/* The kernel of the DPA's program whose function is func, of the kind, or
+ * NULL (logged). */
+const struct softdoca_dpa_kernel *sdoca_dpa_find_kernel(const struct doca_dpa *dpa,
+                                                        doca_dpa_func_t *func, uint32_t kind,
+                                                        const char *caller);
+
+/* Allocation table (mem.c). */
+doca_error_t sdoca_dpa_mem_check(struct doca_dpa *dpa, uintptr_t addr, size_t size,
+                                 const char *caller);
+void sdoca_dpa_mem_release_all(struct doca_dpa *dpa);
+
+#endif /* SDOCA_DPA_DPA_H_ */
