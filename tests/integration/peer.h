@@ -173,6 +173,7 @@ extern const struct scenario resume_scenarios[];
 extern const struct scenario stranger_scenarios[];
 extern const struct scenario fault_scenarios[];
 extern const struct scenario stats_scenarios[];
+extern const struct scenario flush_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 
