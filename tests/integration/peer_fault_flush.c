@@ -48,7 +48,7 @@ static const struct flush_case flush_cases[] = {
 	  DOCA_ERROR_CONNECTION_ABORTED },
 	{ "flush_vanish", NULL, "vanish:nth=4", READS, false, DOCA_ERROR_TIME_OUT,
 	  DOCA_ERROR_CONNECTION_ABORTED },
-	{ "flush_break", NULL, "break:nth=4", MIXED, false, DOCA_ERROR_TIME_OUT,
+	{ "flush_break", NULL, "break:nth=5", MIXED, false, DOCA_ERROR_TIME_OUT,
 	  DOCA_ERROR_CONNECTION_ABORTED },
 	{ "flush_stop", "stop:nth=2,ms=1000", NULL, MIXED, true, DOCA_ERROR_TIME_OUT,
 	  DOCA_ERROR_CONNECTION_ABORTED },
@@ -87,7 +87,8 @@ static void flush_server(struct peer *p)
 		EXPECT(strcmp(msg, "done") == 0, "expected done, got %s", msg);
 		free(msg);
 		/* Stopping flushes the receives left; IDLE once they are freed. */
-		(void)doca_ctx_stop(doca_rdma_as_ctx(p->rdma));
+		if (c->tasks == SENDS)
+			(void)doca_ctx_stop(doca_rdma_as_ctx(p->rdma));
 		if (c->tasks == SENDS)
 			for (int i = 0; i < FLUSH_TASKS; i++) {
 				peer_wait(p, &recv[i].r, WAIT_MS);
@@ -145,6 +146,17 @@ static bool flush_round(struct peer *p, const struct flush_case *c, int round)
 	uint64_t deadline = now_ms() + WAIT_MS;
 	int failed = -1, done;
 
+	/* A first request, waited for: the connection is set up (UCX's wire-up
+	 * done) before a break closes it. */
+	if (strcmp(c->name, "flush_break") == 0) {
+		struct doca_buf *src = local_buf(p, 0, 64, 64), *dst = remote_buf(p, 0, 64, 0);
+		struct result r;
+
+		do_write(p, src, dst, &r);
+		expect_status(&r, DOCA_SUCCESS, "the first write");
+		put(src);
+		put(dst);
+	}
 	p->completions = 0;
 	for (int i = 0; i < FLUSH_TASKS; i++)
 		submit_one(p, c, &t[i], i);
