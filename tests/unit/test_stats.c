@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -482,6 +483,49 @@ static void test_squatted(void **state)
 	close(squat);
 }
 
+/* A socket a killed process left behind goes when the next channel opens
+ * in the directory; one of a live process stays. */
+static void test_stale_removed(void **state)
+{
+	char runtime[] = "/tmp/sdoca-test-XXXXXX", dir[64], stale[128], live[128];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	pid_t dead;
+	int fd, keep;
+
+	(void)state;
+	unsetenv("SOFTDOCA_STATS");
+	assert_non_null(mkdtemp(runtime));
+	setenv("XDG_RUNTIME_DIR", runtime, 1);
+	snprintf(dir, sizeof(dir), "%s/softdoca", runtime);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(stale, sizeof(stale), "%s/stats-%d", dir, (int)dead);
+	snprintf(live, sizeof(live), "%s/stats-%d", dir, (int)getppid());
+	/* the dead one's: bound, then closed (nothing listens) */
+	strcpy(sa.sun_path, stale);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+	/* a live process's (the parent's pid): listening */
+	strcpy(sa.sun_path, live);
+	keep = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_int_equal(bind(keep, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(keep, 1), 0);
+	channel_start();
+	assert_int_equal(access(stale, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	channel_stop();
+	close(keep);
+	unlink(live);
+	rmdir(dir);
+	rmdir(runtime);
+	unsetenv("XDG_RUNTIME_DIR");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_query_refused), cmocka_unit_test(test_channel_answers),
 		cmocka_unit_test(test_channel_off),   cmocka_unit_test(test_other_user_refused),
 		cmocka_unit_test(test_busy),          cmocka_unit_test(test_squatted),
+		cmocka_unit_test(test_stale_removed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
