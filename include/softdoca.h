@@ -165,12 +165,14 @@ struct softdoca_process_counters {
 };
 
 /* Reads the counters of the softdoca process pid (on this host, in this
- * network and PID namespace, of this user or read by root) while it has an
+ * mount and PID namespace, of this user or read by root) while it has an
  * RDMA context started, through the read-only channel its soft NIC's service
  * thread answers on (docs/design.md, "Reading another process's counters";
  * SOFTDOCA_STATS=0 there turns it off). NOT_FOUND: no such process, or one
- * without the channel; NOT_PERMITTED: another user's; TIME_OUT: no answer in
- * 2 s; INVALID_VALUE or NOT_SUPPORTED: an answer malformed or of another
+ * without the channel; NOT_PERMITTED: another user's; AGAIN: the channel
+ * stayed busy with other readers for 3 s; TIME_OUT: no answer in 2 s;
+ * CONNECTION_RESET: it closed without answering (stopping);
+ * INVALID_VALUE or NOT_SUPPORTED: an answer malformed or of another
  * format version. Each failure also logs why. Free the result with
  * softdoca_process_counters_destroy(). */
 DOCA_STABLE doca_error_t softdoca_process_counters_get(uint32_t pid,

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/dev.h"
+#include "core/faults.h"
 #include "core/sdk_log.h"
 
 SDOCA_LOG_MODULE(dev);
@@ -281,6 +282,9 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 
 	SDOCA_CHECK_ARG(dev_list);
 	SDOCA_CHECK_ARG(nb_devs);
+	status = sdoca_faults_env_check("doca_devinfo_create_list");
+	if (status != DOCA_SUCCESS)
+		return status;
 	status = scan_interfaces(&scan);
 	if (status != DOCA_SUCCESS) {
 		free(scan.infos);
@@ -328,6 +332,8 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 
 	SDOCA_CHECK_ARG(devinfo);
 	SDOCA_CHECK_ARG(dev);
+	if (sdoca_faults_env_check("doca_dev_open") != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&devices.lock);
 	LIST_FOREACH(d, &devices.open_devs, link)
 	if (d->info.ifindex == devinfo->ifindex &&

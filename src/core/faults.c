@@ -60,19 +60,27 @@ struct parser {
 	size_t why_len;
 };
 
-static doca_error_t bad(struct parser *p, const char *fmt, const char *what, size_t len)
+/* The offending text shown in a reason: enough to find it, never so much
+ * that a log line is cut before the reason. */
+#define SHOWN_CHARS 40
+
+/* Says why, then what: reason first, the text cut to SHOWN_CHARS. */
+static doca_error_t bad(struct parser *p, const char *reason, const char *what, size_t len)
 {
 	if (p->why && p->why_len)
-		snprintf(p->why, p->why_len, fmt, (int)len, what);
+		snprintf(p->why, p->why_len, "%s: '%.*s%s'", reason,
+		         (int)(len < SHOWN_CHARS ? len : SHOWN_CHARS), what,
+		         len > SHOWN_CHARS ? "..." : "");
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
-/* A decimal number of [s, e) no larger than max. */
+/* A decimal number of [s, e) no larger than max, without leading zeros
+ * (010 may mean 8 to a reader). */
 static bool number(const char *s, const char *e, uint64_t max, uint64_t *out)
 {
 	uint64_t v = 0;
 
-	if (s == e || e - s > 20)
+	if (s == e || e - s > 20 || (*s == '0' && e - s > 1))
 		return false;
 	for (; s < e; s++) {
 		if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
@@ -138,51 +146,80 @@ static bool timed_kind(enum sdoca_fault_kind k)
 	       k == SDOCA_FAULT_VANISH;
 }
 
-/* One "key=value" of an item. */
+/* The parameters of an item, each at most once. */
+enum param_bit {
+	P_NTH = 1u << 0,
+	P_EVERY = 1u << 1,
+	P_RATE = 1u << 2,
+	P_COUNT = 1u << 3,
+	P_MS = 1u << 4,
+	P_CONN = 1u << 5,
+	P_ERR = 1u << 6,
+};
+
+/* One "key=value" of an item; *seen collects the keys given. */
 static doca_error_t param(struct parser *p, struct sdoca_fault_item *it, const char *s,
-                          const char *e, unsigned int *triggers)
+                          const char *e, unsigned int *seen)
 {
 	const char *eq = memchr(s, '=', (size_t)(e - s)), *v;
-	size_t klen;
+	size_t len = (size_t)(e - s), klen;
+	unsigned int bit;
 	uint64_t n;
 
 	if (!eq)
-		return bad(p, "'%.*s' is not key=value", s, (size_t)(e - s));
+		return bad(p, "a parameter is key=value", s, len);
 	klen = (size_t)(eq - s);
 	v = eq + 1;
 #define KEY(name) (klen == sizeof(name) - 1 && strncmp(s, name, klen) == 0)
-	if (KEY("nth") || KEY("every") || KEY("count")) {
-		if (!number(v, e, UINT64_MAX, &n) || n == 0)
-			return bad(p, "'%.*s': expected a number from 1", s, (size_t)(e - s));
-		if (KEY("count"))
-			it->count = n;
-		else if (KEY("nth"))
-			it->nth = n, (*triggers)++;
-		else
-			it->every = n, (*triggers)++;
-	} else if (KEY("rate")) {
-		if (!probability(v, e, &it->rate))
-			return bad(p, "'%.*s': expected a probability in (0, 1]", s,
-			           (size_t)(e - s));
-		(*triggers)++;
-	} else if (KEY("ms")) {
-		if (!timed_kind(it->kind) || !number(v, e, MAX_MS, &n))
-			return bad(p, "'%.*s': ms is 0..3600000, for delay, rnr, stop and vanish",
-			           s, (size_t)(e - s));
-		it->ms = (uint32_t)n;
-	} else if (KEY("conn")) {
-		if (!connection_kind(it->kind) || !number(v, e, UINT32_MAX, &n))
-			return bad(p, "'%.*s': conn is a connection id, for a connection's fault",
-			           s, (size_t)(e - s));
-		it->conn = (int64_t)n;
-	} else if (KEY("err")) {
-		if (connection_kind(it->kind) || !error_name(v, e, &it->err))
-			return bad(p, "'%.*s': err is a DOCA error name, for fail_* faults", s,
-			           (size_t)(e - s));
-	} else {
-		return bad(p, "unknown parameter '%.*s'", s, (size_t)(e - s));
-	}
+	bit = KEY("nth")     ? P_NTH
+	      : KEY("every") ? P_EVERY
+	      : KEY("rate")  ? P_RATE
+	      : KEY("count") ? P_COUNT
+	      : KEY("ms")    ? P_MS
+	      : KEY("conn")  ? P_CONN
+	      : KEY("err")   ? P_ERR
+	                     : 0;
 #undef KEY
+	if (!bit)
+		return bad(p, "unknown parameter (nth, every, rate, count, ms, conn, err)", s, len);
+	if (*seen & bit)
+		return bad(p, "a parameter given twice", s, len);
+	*seen |= bit;
+	switch (bit) {
+	case P_NTH:
+	case P_EVERY:
+	case P_COUNT:
+		if (!number(v, e, UINT64_MAX, &n) || n == 0)
+			return bad(p, "expected a number from 1, without leading zeros", s, len);
+		if (bit == P_COUNT)
+			it->count = n;
+		else if (bit == P_NTH)
+			it->nth = n;
+		else
+			it->every = n;
+		break;
+	case P_RATE:
+		if (!probability(v, e, &it->rate))
+			return bad(p, "expected a probability in (0, 1]", s, len);
+		break;
+	case P_MS:
+		if (!timed_kind(it->kind) || !number(v, e, MAX_MS, &n))
+			return bad(p,
+			           "ms is 0..3600000 without leading zeros, for delay, rnr, stop "
+			           "and vanish",
+			           s, len);
+		it->ms = (uint32_t)n;
+		break;
+	case P_CONN:
+		if (!connection_kind(it->kind) || !number(v, e, UINT32_MAX, &n))
+			return bad(p, "conn is a connection id, for a connection's fault", s, len);
+		it->conn = (int64_t)n;
+		break;
+	default:
+		if (connection_kind(it->kind) || !error_name(v, e, &it->err))
+			return bad(p, "err is a DOCA error name, for fail_* faults", s, len);
+		break;
+	}
 	return DOCA_SUCCESS;
 }
 
@@ -191,12 +228,13 @@ static doca_error_t item(struct parser *p, struct sdoca_fault_config *c, const c
 {
 	const char *colon = memchr(s, ':', (size_t)(e - s)), *name_end = colon ? colon : e;
 	struct sdoca_fault_item *it;
-	unsigned int triggers = 0;
+	unsigned int seen = 0, triggers;
 	int kind;
 
-	if ((size_t)(e - s) > 5 && strncmp(s, "seed=", 5) == 0) {
+	if ((size_t)(e - s) >= 5 && strncmp(s, "seed=", 5) == 0) {
 		if (!number(s + 5, e, UINT64_MAX, &c->seed))
-			return bad(p, "'%.*s': the seed is a number", s, (size_t)(e - s));
+			return bad(p, "the seed is a number, without leading zeros", s,
+			           (size_t)(e - s));
 		return DOCA_SUCCESS;
 	}
 	for (kind = 0; kind < SDOCA_FAULT_KINDS; kind++)
@@ -204,9 +242,11 @@ static doca_error_t item(struct parser *p, struct sdoca_fault_config *c, const c
 		    strncmp(kind_names[kind], s, (size_t)(name_end - s)) == 0)
 			break;
 	if (kind == SDOCA_FAULT_KINDS)
-		return bad(p, "unknown fault '%.*s'", s, (size_t)(name_end - s));
+		return bad(p, "unknown fault", s, (size_t)(name_end - s));
 	if (c->n == SDOCA_FAULTS_MAX_ITEMS)
-		return bad(p, "more than 16 faults (at '%.*s')", s, (size_t)(e - s));
+		return bad(p, "more than 16 faults", s, (size_t)(e - s));
+	if (colon && colon + 1 == e)
+		return bad(p, "no parameters after ':'", s, (size_t)(e - s));
 	it = &c->items[c->n];
 	*it = (struct sdoca_fault_item){ .kind = (enum sdoca_fault_kind)kind,
 		                         .conn = -1,
@@ -214,16 +254,25 @@ static doca_error_t item(struct parser *p, struct sdoca_fault_config *c, const c
 		                         .ms = kind == SDOCA_FAULT_DELAY ? 10
 		                               : kind == SDOCA_FAULT_RNR ? 100
 		                                                         : 0 };
-	for (const char *at = colon ? colon + 1 : e; at < e;) {
+	/* Each comma ends a parameter: "a,", "a,,b" have an empty one. */
+	for (const char *at = colon ? colon + 1 : e; colon && at <= e;) {
 		const char *comma = memchr(at, ',', (size_t)(e - at)), *end = comma ? comma : e;
-		doca_error_t status = param(p, it, at, end, &triggers);
+		doca_error_t status;
 
+		if (at == end)
+			return bad(p, "an empty parameter (a ',' too many)", s, (size_t)(e - s));
+		status = param(p, it, at, end, &seen);
 		if (status != DOCA_SUCCESS)
 			return status;
-		at = comma ? comma + 1 : e;
+		if (!comma)
+			break;
+		at = comma + 1;
 	}
+	triggers = !!(seen & P_NTH) + !!(seen & P_EVERY) + !!(seen & P_RATE);
 	if (triggers > 1)
-		return bad(p, "'%.*s': give one of nth, every and rate", s, (size_t)(e - s));
+		return bad(p, "give one of nth, every and rate", s, (size_t)(e - s));
+	if ((seen & P_COUNT) && !(seen & (P_EVERY | P_RATE)))
+		return bad(p, "count limits every or rate (nth fires once)", s, (size_t)(e - s));
 	if (triggers == 0)
 		it->nth = 1;
 	c->n++;
@@ -240,7 +289,7 @@ SDOCA_EXPORT doca_error_t sdoca_faults_parse(const char *spec, struct sdoca_faul
 	if (why && why_len)
 		why[0] = '\0';
 	if (len > SDOCA_FAULTS_MAX_SPEC)
-		return bad(&p, "longer than 1024 characters%.*s", "", 0);
+		return bad(&p, "longer than 1024 characters", spec, len);
 	for (const char *s = spec, *e = spec + len; s && s < e;) {
 		const char *semi = memchr(s, ';', (size_t)(e - s)), *end = semi ? semi : e;
 		const char *a = s, *b = end;
@@ -326,14 +375,17 @@ SDOCA_EXPORT doca_error_t sdoca_faults_process_call(enum sdoca_fault_kind kind, 
 
 /* --- the public calls --- */
 
-DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec)
+/* Why SOFTDOCA_FAULTS did not parse ("" when it did, or was replaced). */
+static char env_refusal[256];
+static _Atomic bool env_refused;
+
+static doca_error_t set_spec(const char *spec, char *why, size_t why_len)
 {
 	struct sdoca_fault_config cfg;
 	bool process = false;
-	char why[160];
 
-	if (sdoca_faults_parse(spec, &cfg, why, sizeof(why)) != DOCA_SUCCESS)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "fault specification '%s': %s", spec, why);
+	if (sdoca_faults_parse(spec, &cfg, why, why_len) != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
 	for (uint32_t i = 0; i < cfg.n; i++)
 		process |= !connection_kind(cfg.items[i].kind);
 	pthread_mutex_lock(&current.lock);
@@ -342,9 +394,34 @@ DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec)
 	memset(current.fired, 0, sizeof(current.fired));
 	atomic_store(&sdoca_faults_process, process);
 	pthread_mutex_unlock(&current.lock);
+	/* The program chose its faults: the environment's refusal is over. */
+	atomic_store(&env_refused, false);
 	if (cfg.n)
-		SDOCA_INFO("injecting %u fault(s), seed %" PRIu64 ": %s", cfg.n, cfg.seed, spec);
+		SDOCA_INFO("injecting %u fault(s), seed %" PRIu64 ": %.*s%s", cfg.n, cfg.seed,
+		           SHOWN_CHARS * 4, spec, strlen(spec) > SHOWN_CHARS * 4 ? "..." : "");
 	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec)
+{
+	char why[160];
+
+	if (set_spec(spec, why, sizeof(why)) != DOCA_SUCCESS)
+		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "fault specification refused: %s", why);
+	return DOCA_SUCCESS;
+}
+
+SDOCA_EXPORT doca_error_t sdoca_faults_env_check(const char *call)
+{
+	if (SDOCA_LIKELY(!atomic_load_explicit(&env_refused, memory_order_relaxed)))
+		return DOCA_SUCCESS;
+	/* Whatever the log level: a run without the faults asked for would pass
+	 * for one that survived them. */
+	fprintf(stderr, "softdoca: %s fails: SOFTDOCA_FAULTS does not parse: %s\n", call,
+	        env_refusal);
+	fflush(stderr);
+	SDOCA_ERR("%s: SOFTDOCA_FAULTS does not parse: %s", call, env_refusal);
+	return DOCA_ERROR_INVALID_VALUE;
 }
 
 DOCA_STABLE uint64_t softdoca_faults_injected(void)
@@ -352,11 +429,14 @@ DOCA_STABLE uint64_t softdoca_faults_injected(void)
 	return atomic_load(&injected);
 }
 
+SDOCA_EXPORT void sdoca_faults_from_env(const char *spec)
+{
+	if (spec && *spec && set_spec(spec, env_refusal, sizeof(env_refusal)) != DOCA_SUCCESS)
+		atomic_store(&env_refused, true);
+}
+
 /* SOFTDOCA_FAULTS, before the program's first DOCA call. */
 static void __attribute__((constructor)) faults_from_environment(void)
 {
-	const char *spec = getenv("SOFTDOCA_FAULTS");
-
-	if (spec && *spec && softdoca_faults_set(spec) != DOCA_SUCCESS)
-		SDOCA_ERR("SOFTDOCA_FAULTS is ignored: no fault is injected");
+	sdoca_faults_from_env(getenv("SOFTDOCA_FAULTS"));
 }

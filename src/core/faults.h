@@ -77,6 +77,16 @@ struct sdoca_fault_config {
 SDOCA_EXPORT doca_error_t sdoca_faults_parse(const char *spec, struct sdoca_fault_config *out,
                                              char *why, size_t why_len);
 
+/* DOCA_SUCCESS, or INVALID_VALUE with a line on stderr (whatever the log
+ * level) when SOFTDOCA_FAULTS did not parse and softdoca_faults_set has
+ * not replaced it: the calls that start a program (opening devices,
+ * creating a PE or mmap) refuse to run without the faults asked for. */
+SDOCA_EXPORT doca_error_t sdoca_faults_env_check(const char *call);
+
+/* Takes SOFTDOCA_FAULTS's text (called when the library loads): one that
+ * does not parse makes sdoca_faults_env_check fail from then on. */
+SDOCA_EXPORT void sdoca_faults_from_env(const char *spec);
+
 /* The kind's name in a specification. */
 SDOCA_EXPORT const char *sdoca_fault_kind_name(enum sdoca_fault_kind kind);
 

@@ -52,6 +52,8 @@ DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 	struct doca_mmap *m;
 
 	SDOCA_CHECK_ARG(mmap);
+	if (sdoca_faults_env_check("doca_mmap_create") != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return DOCA_ERROR_NO_MEMORY;

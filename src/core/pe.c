@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/ctx.h"
+#include "core/faults.h"
 #include "core/pe.h"
 #include "core/sdk_log.h"
 #include "core/task.h"
@@ -23,6 +24,8 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 	struct doca_pe *p;
 
 	SDOCA_CHECK_ARG(pe);
+	if (sdoca_faults_env_check("doca_pe_create") != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return DOCA_ERROR_NO_MEMORY;

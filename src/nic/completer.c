@@ -274,18 +274,26 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	return false;
 }
 
+/* Flushes what is left: the connection failed. As on an RC QP in error,
+ * nothing after the first request that failed or got no answer succeeds,
+ * even one whose answer came already (a later read's data, while the one
+ * before it was lost): completions keep submission order, and those after a
+ * fatal one are flushed. What the peer acknowledged before that succeeded.
+ * Only the failure path pays for this walk. */
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status)
 {
 	struct nic_wqe *wqe;
+	bool broken = false;
 
-	nic_ack_settle(qp); /* what the peer acknowledged succeeded */
+	nic_ack_settle(qp);
 	STAILQ_FOREACH(wqe, &qp->req.inflight, link)
 	{
-		if (wqe->answered)
-			continue;
-		wqe->answered = true;
-		if (wqe->status == DOCA_SUCCESS)
-			wqe->status = status;
+		if (!wqe->answered || broken) {
+			wqe->answered = true;
+			if (broken || wqe->status == DOCA_SUCCESS)
+				wqe->status = status;
+		}
+		broken |= wqe->status != DOCA_SUCCESS;
 	}
 	complete_in_order(qp);
 }

@@ -688,7 +688,19 @@ doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
                               struct softdoca_process_counters **out);
 void nic_stats_free(struct softdoca_process_counters *pc);
 
+/* --- stats_path.c: where the channel's socket is --- */
+/* Makes this process's socket path (a private directory of this user's,
+ * stale sockets of dead processes removed); false if there is none. */
+bool nic_stats_path_own(char *path, size_t cap);
+/* Finds process pid's socket: NOT_FOUND, or NOT_PERMITTED when it is in a
+ * directory this user may not enter. Logs nothing. */
+doca_error_t nic_stats_path_find(uint32_t pid, char *path, size_t cap);
+
 /* --- stats_channel.c: the read-only channel that answers with them --- */
+/* What a reader sends, and what a channel with every slot taken answers
+ * (docs/wire.md, "Counters snapshot"). */
+#define NIC_STATS_REQUEST "SDCTASK1"
+#define NIC_STATS_BUSY "SDCTBUSY"
 /* Opens the process's channel (unless SOFTDOCA_STATS=0) and watches it in
  * the service thread's epoll set; events come back tagged tag. */
 void nic_stats_channel_open(int epoll_fd, uint64_t tag);

@@ -13,6 +13,7 @@
  * transport no longer refers to it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,16 @@ void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 	          qp->peer.pid, local ? "this host" : "another host");
 }
 
+/* A peer on this host that cannot be reached may simply have exited: say
+ * so, rather than leave the transport's guess as the only word. */
+static void peer_gone_hint(uint32_t pid)
+{
+	if (pid != 0 && pid <= (uint32_t)INT32_MAX && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		SDOCA_ERR("the peer, process %u on this host, is gone: it exited after exporting "
+		          "its connection",
+		          pid);
+}
+
 doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 {
 	struct nic_worker *w = qp->worker;
@@ -225,6 +236,8 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 	}
 	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, nic_qp_ep_error, qp,
 	                         &qp->ep);
+	if (status != DOCA_SUCCESS && same_host(info))
+		peer_gone_hint(sdoca_get_le32(info + INFO_PID));
 	if (status == DOCA_SUCCESS) {
 		nic_qp_ready(qp, info);
 		/* The peer may have connected first: its HELLO came already. */

@@ -540,6 +540,12 @@ doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
 	if (status != DOCA_SUCCESS)
 		return status;
 	st = ucp_ep_create(e->worker->ucp, &params, &e->ucp);
+	/* The segment its address names is gone: the peer process exited (a
+	 * server that died right after accepting), not a transport mismatch. */
+	if (st == UCS_ERR_SHMEM_SEGMENT)
+		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET,
+		           "cannot reach the peer: its shared memory segment is gone - the peer "
+		           "process has exited (or is exiting) since it sent its address");
 	if (st != UCS_OK)
 		SDOCA_FAIL(
 		        st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED

@@ -3,8 +3,9 @@
  * softdoca_faults_set). The input is the specification text (NUL bytes end
  * it early, as a C string would). Whatever it is, the parser returns either
  * a configuration that holds together - items within bounds, one trigger
- * each, kinds and parameters that go together - or INVALID_VALUE with a
- * reason; and decisions on a parsed configuration stay deterministic.
+ * each, a count only with every or rate, kinds and parameters that go
+ * together - or INVALID_VALUE with a reason that fits its buffer; and
+ * decisions on a parsed configuration stay deterministic.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,8 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	status = sdoca_faults_parse(spec, &c, why, sizeof(why));
 	free(spec);
 	if (status != DOCA_SUCCESS) {
-		if (status != DOCA_ERROR_INVALID_VALUE || why[0] == '\0')
-			abort(); /* refused without saying why */
+		if (status != DOCA_ERROR_INVALID_VALUE || why[0] == '\0' ||
+		    strlen(why) >= sizeof(why) - 1)
+			abort(); /* refused without saying why, or cut */
 		return 0;
 	}
 	if (c.n > SDOCA_FAULTS_MAX_ITEMS)
@@ -42,6 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (it->kind >= SDOCA_FAULT_FIRST_PROCESS && it->conn != -1)
 			abort(); /* a process fault names no connection */
+		if (it->count && it->nth)
+			abort(); /* nth fires once: a count contradicts it */
 		for (uint64_t pos = 1; pos < 64; pos++)
 			if (sdoca_fault_fires(&c, i, 3, pos, 0) !=
 			    sdoca_fault_fires(&c, i, 3, pos, 0))

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +34,7 @@
 #define SEND_LEN 64
 #define ADDS 5
 #define ALL_OPS (WRITES + READS + SENDS + ADDS)
+#define SILENT_READERS 4
 
 static void stats_server(struct peer *p)
 {
@@ -187,13 +190,34 @@ static void do_ops(struct peer *p)
 	}
 }
 
+/* A connection to pid's counters channel that never asks (the socket is
+ * stats-<pid> in the user's private softdoca directory: README). */
+static int silent_reader(uint32_t pid)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	EXPECT(fd >= 0, "no socket");
+	if (xdg && *xdg) {
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/softdoca/stats-%u", xdg, pid);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return fd;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "/tmp/softdoca-%u/stats-%u", (unsigned)geteuid(),
+	         pid);
+	EXPECT(connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0, "cannot connect to %s",
+	       sa.sun_path);
+	return fd;
+}
+
 static void stats_client(struct peer *p)
 {
 	struct softdoca_rdma_counters own;
 	json_object *mine, *theirs, *conn, *dev, *sconn, *sdev, *counters;
 	uint32_t server;
 	char args[64], *out, row[160];
-	int rc;
+	int rc, silent[SILENT_READERS];
 
 	client_prepare(p, MEM);
 	handshake(p, 0);
@@ -237,10 +261,16 @@ static void stats_client(struct peer *p)
 	json_object_put(mine);
 	json_object_put(theirs);
 
-	/* The text: the server's write row, served, in its connection's table. */
+	/* The text: the server's write row, served, in its connection's table -
+	 * while four readers that never ask hold every slot of its channel:
+	 * they lose them before softdoca-info gives up. */
+	for (int i = 0; i < SILENT_READERS; i++)
+		silent[i] = silent_reader(server);
 	snprintf(args, sizeof(args), "--pid %u", server);
 	out = run_info(args, &rc);
-	EXPECT(rc == 0, "softdoca-info %s: exit %d", args, rc);
+	EXPECT(rc == 0, "softdoca-info %s: exit %d, with silent readers:\n%s", args, rc, out);
+	for (int i = 0; i < SILENT_READERS; i++)
+		close(silent[i]);
 	snprintf(row, sizeof(row), "\t%-16s%14u%16u%14u%16u\n", "write", 0u, 0u, WRITES,
 	         WRITES * WRITE_LEN);
 	EXPECT(strstr(out, row), "no row '%s' in:\n%s", row, out);

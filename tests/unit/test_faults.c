@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <doca_ctx.h>
+#include <doca_dev.h>
 #include <doca_mmap.h>
 #include <doca_pe.h>
 #include <doca_rdma.h>
@@ -63,6 +64,18 @@ static void test_refused(void **state)
 		"seed=x",                            /* a number */
 		"delay:nth=99999999999999999999999", /* too large */
 		"delay:colour=red",                  /* unknown parameter */
+		"delay:",                            /* ':' and no parameter */
+		"drop:nth=2,",                       /* a trailing comma */
+		"drop:,nth=2",                       /* a leading one */
+		"delay:nth=2,,ms=5",                 /* an empty parameter */
+		"delay:ms=010",                      /* a leading zero */
+		"drop:nth=03",                       /* likewise */
+		"seed=007",                          /* likewise */
+		"seed=",                             /* no seed */
+		"drop:nth=3,count=2",                /* nth fires once: count contradicts */
+		"drop:count=2",                      /* count with the default nth=1 */
+		"delay:ms=5,ms=6",                   /* a parameter twice */
+		"drop:nth=2,nth=3",                  /* likewise */
 	};
 	struct sdoca_fault_config c;
 	char why[160];
@@ -78,6 +91,60 @@ static void test_refused(void **state)
 		strcat(many, "drop;");
 	assert_int_equal(sdoca_faults_parse(many, &c, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
 	assert_int_equal(softdoca_faults_set("explode"), DOCA_ERROR_INVALID_VALUE);
+	/* "0" alone is a number; ms=0 is "for good" */
+	assert_doca_ok(sdoca_faults_parse("seed=0;stop:ms=0", &c, why, sizeof(why)));
+}
+
+/* The reason comes first and the offending text is cut: an over-long
+ * specification's message still says what is wrong. */
+static void test_reason_first(void **state)
+{
+	struct sdoca_fault_config c;
+	char spec[2048], why[160];
+
+	(void)state;
+	assert_int_equal(sdoca_faults_parse("drop:nth=2,", &c, why, sizeof(why)),
+	                 DOCA_ERROR_INVALID_VALUE);
+	assert_non_null(strstr(why, "empty parameter"));
+	memset(spec, 'x', sizeof(spec) - 1);
+	spec[sizeof(spec) - 1] = '\0';
+	assert_int_equal(sdoca_faults_parse(spec, &c, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+	assert_true(strncmp(why, "longer than 1024 characters", 27) == 0);
+	assert_true(strlen(why) < 100); /* the text is cut */
+	/* a long unknown parameter: reason first, text cut */
+	strcpy(spec, "delay:");
+	memset(spec + 6, 'k', 900);
+	strcpy(spec + 906, "=1");
+	assert_int_equal(sdoca_faults_parse(spec, &c, why, sizeof(why)), DOCA_ERROR_INVALID_VALUE);
+	assert_true(strncmp(why, "unknown parameter", 17) == 0);
+	assert_non_null(strstr(why, "...'"));
+	assert_true(strlen(why) < 140);
+}
+
+/* SOFTDOCA_FAULTS that does not parse: the calls that start a program fail
+ * (with a line on stderr) until the program sets its own faults. */
+static void test_env_refused(void **state)
+{
+	struct doca_devinfo **list;
+	struct doca_mmap *mmap;
+	struct doca_pe *pe;
+	uint32_t n;
+
+	(void)state;
+	sdoca_faults_from_env("drop:nth=2,");
+	assert_int_equal(doca_devinfo_create_list(&list, &n), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_pe_create(&pe), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_mmap_create(&mmap), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(sdoca_faults_env_check("a call"), DOCA_ERROR_INVALID_VALUE);
+	/* a specification of the program's own replaces it */
+	assert_doca_ok(softdoca_faults_set(""));
+	assert_doca_ok(sdoca_faults_env_check("a call"));
+	assert_doca_ok(doca_devinfo_create_list(&list, &n));
+	assert_doca_ok(doca_devinfo_destroy_list(list));
+	/* an empty one, or a good one, refuses nothing */
+	sdoca_faults_from_env("");
+	sdoca_faults_from_env(NULL);
+	assert_doca_ok(sdoca_faults_env_check("a call"));
 }
 
 /* The same seed picks the same positions; another seed others; about the
@@ -187,10 +254,9 @@ static void test_process_faults(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_process_faults),
+		cmocka_unit_test(test_parse),         cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_reason_first),  cmocka_unit_test(test_env_refused),
+		cmocka_unit_test(test_deterministic), cmocka_unit_test(test_process_faults),
 	};
 
 	setenv("SOFTDOCA_DEVICES", "lo", 1);

@@ -3,16 +3,19 @@
  * channel that answers with it (src/nic/stats_channel.c) - a snapshot
  * round-trips every field, truncated, padded and garbled ones are refused,
  * a snapshot with fewer or more counters than this build's reads, and the
- * channel answers this process, refuses another user and is off with
- * SOFTDOCA_STATS=0.
+ * channel answers this process, refuses another user, tells a reader it is
+ * busy and serves a real one after silent ones, lives where no squatter can
+ * take its name, and is off with SOFTDOCA_STATS=0.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -337,37 +340,34 @@ static void test_query_refused(void **state)
 }
 
 /* Another user is refused by both sides: the reader's library says so, and
- * the channel itself closes a connection from it without a byte. */
+ * the socket, in a directory of this user's only, cannot be reached. */
 static void test_other_user_refused(void **state)
 {
 	pid_t parent = getpid(), child;
+	char path[108];
 	int status;
 
 	(void)state;
 	if (geteuid() != 0)
 		skip();
 	channel_start();
+	assert_doca_ok(nic_stats_path_find((uint32_t)parent, path, sizeof(path)));
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
 		struct softdoca_process_counters *pc;
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-		socklen_t len;
-		char byte;
-		int fd, n;
+		int fd;
 
 		if (setgid(65534) != 0 || setuid(65534) != 0)
 			_exit(10);
 		if (nic_stats_query((uint32_t)parent, &pc) != DOCA_ERROR_NOT_PERMITTED)
 			_exit(11);
-		n = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "softdoca-stats-%d",
-		             (int)parent);
-		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+		strcpy(sa.sun_path, path);
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len) != 0)
+		if (fd < 0)
 			_exit(12);
-		/* the channel closes it: the end, no byte */
-		if (recv(fd, &byte, 1, 0) != 0)
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0 || errno != EACCES)
 			_exit(13);
 		_exit(0);
 	}
@@ -377,6 +377,155 @@ static void test_other_user_refused(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A connection to this process's channel that sends nothing. */
+static int silent_reader(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), sa.sun_path, sizeof(sa.sun_path)));
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+/* Readers that never ask hold every slot: another is told the channel is
+ * busy (not refused), and a real query still succeeds - the silent ones
+ * lose their slots before it gives up. */
+static void test_busy(void **state)
+{
+	struct softdoca_process_counters *pc;
+	int silent[4], extra;
+	char answer[16];
+	ssize_t n, got = 0;
+
+	(void)state;
+	unsetenv("SOFTDOCA_STATS");
+	channel_start();
+	for (int i = 0; i < 4; i++)
+		silent[i] = silent_reader();
+	/* The fifth: the busy notice, then the end (its request comes too late). */
+	extra = silent_reader();
+	(void)send(extra, NIC_STATS_REQUEST, strlen(NIC_STATS_REQUEST), MSG_NOSIGNAL);
+	while ((n = recv(extra, answer + got, sizeof(answer) - (size_t)got, 0)) > 0)
+		got += n;
+	close(extra);
+	assert_int_equal(got, strlen(NIC_STATS_BUSY));
+	assert_memory_equal(answer, NIC_STATS_BUSY, got);
+	/* A real reader waits its turn. */
+	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_int_equal(pc->pid, getpid());
+	nic_stats_free(pc);
+	/* The silent ones were dropped: the end, no byte. */
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(recv(silent[i], answer, sizeof(answer), 0), 0);
+		close(silent[i]);
+	}
+	channel_stop();
+}
+
+/* Squatters: the old abstract name held by someone else, and a runtime
+ * directory that is another user's or a symlink, do not stop the channel;
+ * it lives in a private directory, and the socket goes when it closes. */
+static void test_squatted(void **state)
+{
+	struct softdoca_process_counters *pc;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char runtime[] = "/tmp/sdoca-test-XXXXXX", sub[64], path[108];
+	const char *old_xdg = getenv("XDG_RUNTIME_DIR");
+	socklen_t len;
+	int squat, n;
+
+	(void)state;
+	unsetenv("SOFTDOCA_STATS");
+	n = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "softdoca-stats-%d", (int)getpid());
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+	squat = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_int_equal(bind(squat, (struct sockaddr *)&sa, len), 0);
+	assert_int_equal(listen(squat, 1), 0);
+	assert_non_null(mkdtemp(runtime));
+	setenv("XDG_RUNTIME_DIR", runtime, 1);
+	snprintf(sub, sizeof(sub), "%s/softdoca", runtime);
+	/* a symlink to a directory someone else chose */
+	assert_int_equal(symlink("/tmp", sub), 0);
+	channel_start();
+	assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
+	assert_true(strncmp(path, runtime, strlen(runtime)) != 0);
+	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	nic_stats_free(pc);
+	channel_stop();
+	assert_int_equal(access(path, F_OK), -1); /* removed */
+	unlink(sub);
+	/* the runtime directory's own, made private: used */
+	channel_start();
+	assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
+	assert_true(strncmp(path, sub, strlen(sub)) == 0);
+	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	nic_stats_free(pc);
+	channel_stop();
+	/* another user's, as root can make it: not used */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(sub, 65534, 65534), 0);
+		channel_start();
+		assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
+		assert_true(strncmp(path, runtime, strlen(runtime)) != 0);
+		assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+		nic_stats_free(pc);
+		channel_stop();
+	}
+	rmdir(sub);
+	rmdir(runtime);
+	if (old_xdg)
+		setenv("XDG_RUNTIME_DIR", old_xdg, 1);
+	else
+		unsetenv("XDG_RUNTIME_DIR");
+	close(squat);
+}
+
+/* A socket a killed process left behind goes when the next channel opens
+ * in the directory; one of a live process stays. */
+static void test_stale_removed(void **state)
+{
+	char runtime[] = "/tmp/sdoca-test-XXXXXX", dir[64], stale[128], live[128];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	pid_t dead;
+	int fd, keep;
+
+	(void)state;
+	unsetenv("SOFTDOCA_STATS");
+	assert_non_null(mkdtemp(runtime));
+	setenv("XDG_RUNTIME_DIR", runtime, 1);
+	snprintf(dir, sizeof(dir), "%s/softdoca", runtime);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(stale, sizeof(stale), "%s/stats-%d", dir, (int)dead);
+	snprintf(live, sizeof(live), "%s/stats-%d", dir, (int)getppid());
+	/* the dead one's: bound, then closed (nothing listens) */
+	strcpy(sa.sun_path, stale);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(fd);
+	/* a live process's (the parent's pid): listening */
+	strcpy(sa.sun_path, live);
+	keep = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_int_equal(bind(keep, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(keep, 1), 0);
+	channel_start();
+	assert_int_equal(access(stale, F_OK), -1);
+	assert_int_equal(access(live, F_OK), 0);
+	channel_stop();
+	close(keep);
+	unlink(live);
+	rmdir(dir);
+	rmdir(runtime);
+	unsetenv("XDG_RUNTIME_DIR");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +533,8 @@ int main(void)
 		cmocka_unit_test(test_garbage),       cmocka_unit_test(test_other_counter_counts),
 		cmocka_unit_test(test_query_refused), cmocka_unit_test(test_channel_answers),
 		cmocka_unit_test(test_channel_off),   cmocka_unit_test(test_other_user_refused),
+		cmocka_unit_test(test_busy),          cmocka_unit_test(test_squatted),
+		cmocka_unit_test(test_stale_removed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,9 +55,17 @@ static int process(uint32_t pid, const char *only, bool json)
 	int rc = 0;
 
 	if (status != DOCA_SUCCESS) {
+		const char *why = status == DOCA_ERROR_AGAIN
+		                          ? "its counters channel is busy with other readers; try "
+		                            "again"
+		                  : status == DOCA_ERROR_NOT_PERMITTED
+		                          ? "it runs as another user (only that user or root may "
+		                            "read its counters)"
+		                          : doca_error_get_descr(status);
+
 		fprintf(stderr, "softdoca-info: cannot read the counters of process %u: %s\n", pid,
-		        doca_error_get_descr(status));
-		return 1;
+		        why);
+		return status == DOCA_ERROR_AGAIN ? 75 : 1; /* EX_TEMPFAIL: try again */
 	}
 	if (only) {
 		bool found = false;
