@@ -9,7 +9,8 @@
 #               [--rounds N] [--stranger]
 #
 # The server writes its out-of-band port into a FIFO that this script reads
-# (no polling). Every process runs under `timeout`, so a hang fails the test.
+# (a server that dies first is seen within a second). Every process runs
+# under `timeout`, so a hang fails the test.
 # --stranger also runs a third process, `peer SCENARIO stranger`, beside the
 # clients (from the clients' namespace), which must exit 0 too.
 set -u
@@ -78,7 +79,16 @@ mkfifo "$dir/port"
 "${server_ns[@]}" timeout -s KILL "$LIMIT" "$peer" "$scenario" server --port-file "$dir/port" \
 	--iface "$server_iface" "${rounds[@]}" >"$dir/server.log" 2>&1 &
 server_pid=$!
-if ! read -r -t 60 port <"$dir/port"; then
+# Opened read-write, the FIFO does not block until the server opens it: a
+# server that dies first fails the test at once instead of at ctest's limit.
+exec 3<>"$dir/port"
+port=
+for _ in $(seq 60); do
+	read -r -t 1 -u 3 port && break
+	kill -0 "$server_pid" 2>/dev/null || break
+done
+exec 3<&-
+if [ -z "$port" ]; then
 	echo "FAIL: the server never listened"; cat "$dir/server.log"; exit 1
 fi
 
