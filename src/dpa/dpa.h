@@ -97,6 +97,9 @@ enum sdoca_dpa_leave {
 /* Ends the calling thread's activation (never returns). */
 void sdoca_dpa_thread_leave(struct doca_dpa_thread *t, enum sdoca_dpa_leave how)
         __attribute__((noreturn));
+/* Where a kernel's device calls let a stop end its activation (2.12): leaves
+ * as a reschedule when the thread is being stopped, else returns. */
+void sdoca_dpa_thread_cancel_point(struct doca_dpa_thread *t);
 doca_dpa_dev_uintptr_t sdoca_dpa_thread_local_storage(const struct doca_dpa_thread *t);
 /* An activation request (notify, an armed completion): coalesces while the
  * thread runs, kept until doca_dpa_thread_run, dropped once finished. */

@@ -53,6 +53,9 @@ struct doca_dpa_thread {
 	bool running; /* in an activation */
 	bool stopping;
 	uint64_t activations;
+	/* stopping, for the kernel's own device calls to see without the lock */
+	atomic_bool cancel;
+	bool detached; /* a kernel that never left: the struct is leaked */
 	/* the host thread's own (survive siglongjmp: not locals) */
 	pthread_t host;
 	bool has_host;
@@ -93,6 +96,12 @@ void sdoca_dpa_thread_trigger(struct doca_dpa_thread *t)
 			pthread_cond_signal(&t->wake);
 	}
 	pthread_mutex_unlock(&t->lock);
+}
+
+void sdoca_dpa_thread_cancel_point(struct doca_dpa_thread *t)
+{
+	if (atomic_load_explicit(&t->cancel, memory_order_relaxed))
+		sdoca_dpa_thread_leave(t, SDOCA_DPA_LEAVE_RESCHEDULE);
 }
 
 void sdoca_dpa_thread_leave(struct doca_dpa_thread *t, enum sdoca_dpa_leave how)
@@ -153,6 +162,7 @@ static void end_host_thread(struct doca_dpa_thread *t)
 		return;
 	pthread_mutex_lock(&t->lock);
 	t->stopping = true;
+	atomic_store(&t->cancel, true);
 	pthread_cond_signal(&t->wake);
 	pthread_mutex_unlock(&t->lock);
 	struct timespec deadline;
@@ -163,7 +173,7 @@ static void end_host_thread(struct doca_dpa_thread *t)
 		SDOCA_ERR("DPA thread %u: kernel '%s' did not leave within %d s: detached", t->id,
 		          t->kernel->name, JOIN_TIMEOUT_S);
 		pthread_detach(t->host);
-		t->frame = NULL; /* the kernel may still read it: leaked */
+		t->detached = true; /* the kernel still uses the thread: never freed */
 	}
 	t->has_host = false;
 }
@@ -203,6 +213,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *d
 	if (t->tg != NULL)
 		t->tg->threads[t->rank] = NULL;
 	atomic_fetch_sub(&t->dpa->threads, 1);
+	if (t->detached)
+		return DOCA_SUCCESS; /* leaked: its host thread may still run */
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
 	free(t->frame);
@@ -320,7 +332,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 		                           .rank = t->tg != NULL ? t->rank : 0,
 		                           .num_threads = t->tg != NULL ? t->tg->num_threads : 1 };
 	sdoca_dpa_fault_install();
+	if (t->detached)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "%s: thread %u's kernel never left: cannot restart", __func__, t->id);
 	t->stopping = false;
+	atomic_store(&t->cancel, false);
 	t->pending = false;
 	t->state = THREAD_STARTED;
 	int rc = pthread_create(&t->host, NULL, thread_main, t);

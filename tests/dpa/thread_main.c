@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "unit/testing.h"
 
@@ -44,6 +45,13 @@ struct test_event {
 	struct doca_sync_event *ev;
 	doca_dpa_dev_sync_event_t handle;
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static int setup(void **state)
 {
@@ -129,9 +137,11 @@ static void test_count_10000(void **unused)
 	thread_put_state(&t);
 	assert_doca_ok(doca_dpa_thread_run(t.thread));
 	uint64_t ret = 1;
+	double t0 = now_s();
 	assert_doca_ok(doca_dpa_rpc(dpa, &rpc_notify, &ret, t.handle));
 	assert_int_equal(ret, 0);
 	assert_doca_ok(doca_sync_event_wait_gt(done.ev, 9999, UINT64_MAX));
+	printf("10000 activations: %.0f ns each\n", (now_s() - t0) * 1e9 / 10000);
 	thread_get_state(&t);
 	assert_int_equal(t.state.count, 10000);
 	assert_int_equal(t.state.bad_arg, 0);
@@ -168,8 +178,10 @@ static void test_ping_pong(void **unused)
 	assert_doca_ok(doca_dpa_thread_run(ping.thread));
 	assert_doca_ok(doca_dpa_thread_run(pong.thread));
 	uint64_t ret = 1;
+	double t0 = now_s();
 	assert_doca_ok(doca_dpa_rpc(dpa, &rpc_notify, &ret, ping.handle));
 	assert_doca_ok(doca_sync_event_wait_gt(done.ev, 99, UINT64_MAX));
+	printf("100 round trips: %.1f us each\n", (now_s() - t0) * 1e6 / 100);
 	thread_get_state(&ping);
 	thread_get_state(&pong);
 	assert_int_equal(ping.state.count, 100);

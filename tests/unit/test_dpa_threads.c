@@ -28,7 +28,10 @@ static atomic_int inside;
 static atomic_int overlaps;
 static atomic_int runs;
 
-enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2 };
+enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2, ARG_POLL = 3 };
+
+/* What ARG_POLL's kernel polls: a context nothing completes on. */
+static doca_dpa_dev_completion_t poll_handle;
 
 static void tkernel(uint64_t arg)
 {
@@ -39,6 +42,9 @@ static void tkernel(uint64_t arg)
 	sem_post(&activated);
 	if (arg == ARG_FINISH)
 		doca_dpa_dev_thread_finish();
+	doca_dpa_dev_completion_element_t e;
+	while (arg == ARG_POLL && !doca_dpa_dev_get_completion(poll_handle, &e))
+		; /* a kernel waiting for a completion that never comes */
 	doca_dpa_dev_thread_reschedule();
 }
 
@@ -332,6 +338,38 @@ static void test_finish(void **state)
 	assert_doca_ok(doca_dpa_thread_destroy(t));
 }
 
+/* A stop ends an activation that polls for completions at its next device
+ * call: joined at once, not after the 2 s a kernel that never leaves gets. */
+static void test_stop_busy(void **state)
+{
+	struct fixture *f = *state;
+	struct doca_dpa_completion *c;
+	struct doca_dpa_notification_completion *nc;
+	doca_dpa_dev_notification_completion_t h;
+	assert_doca_ok(doca_dpa_completion_create(f->dpa, 4, &c));
+	assert_doca_ok(doca_dpa_completion_start(c));
+	assert_doca_ok(doca_dpa_completion_get_dpa_handle(c, &poll_handle));
+	struct doca_dpa_thread *t = started_thread(f->dpa, ARG_POLL);
+	assert_doca_ok(doca_dpa_notification_completion_create(f->dpa, t, &nc));
+	assert_doca_ok(doca_dpa_notification_completion_start(nc));
+	assert_doca_ok(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	assert_doca_ok(doca_dpa_thread_run(t));
+	doca_dpa_dev_thread_notify(h);
+	wait_activation(); /* now polling */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_doca_ok(doca_dpa_thread_stop(t));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(took < 1.5);
+	assert_int_equal(sdoca_dpa_thread_activations(t, NULL), 1);
+	/* Startable again after such a stop. */
+	assert_doca_ok(doca_dpa_thread_start(t));
+	assert_doca_ok(doca_dpa_notification_completion_destroy(nc));
+	assert_doca_ok(doca_dpa_thread_destroy(t));
+	assert_doca_ok(doca_dpa_completion_destroy(c));
+}
+
 static struct sdoca_dpa_cqe cqe(uint32_t user_data)
 {
 	struct sdoca_dpa_cqe c = { .type = DOCA_DPA_DEV_COMP_RECV_SEND_IMM,
@@ -439,6 +477,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_notification_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coalescing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_busy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_polled, setup, teardown),
 	};

@@ -192,6 +192,15 @@ static void bad_call(const char *caller, doca_error_t err, const char *what, uin
 	sdoca_dpa_set_error(exec->dpa, err);
 }
 
+/* A stop of the calling DPA thread ends its activation here (no lock is
+ * held at the entry of a device call). */
+static inline void cancel_point(void)
+{
+	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+	if (exec != NULL && exec->thread != NULL)
+		sdoca_dpa_thread_cancel_point(exec->thread);
+}
+
 DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(void)
 {
 	struct sdoca_dpa_exec *exec = exec_or_log(__func__);
@@ -206,6 +215,7 @@ DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(v
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_yield(void)
 {
+	cancel_point();
 	sched_yield();
 }
 
@@ -213,6 +223,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_yield(void)
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t notification_handle)
 {
+	cancel_point();
 	if (!sdoca_dpa_notify(notification_handle))
 		bad_call(__func__, DOCA_ERROR_INVALID_VALUE,
 		         "not a started notification completion:", notification_handle);
@@ -250,6 +261,7 @@ DOCA_EXPERIMENTAL int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_
 {
 	const struct sdoca_dpa_cqe *elem = NULL;
 	doca_error_t err;
+	cancel_point(); /* kernels poll here */
 	int got = sdoca_dpa_completion_get(dpa_comp_handle, &elem, &err);
 	if (err != DOCA_SUCCESS) {
 		bad_call(__func__, err, "not a started completion context:", dpa_comp_handle);

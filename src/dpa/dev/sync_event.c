@@ -29,6 +29,14 @@ static void bad_handle(const char *caller, uint64_t handle)
 	sdoca_dpa_set_error(exec->dpa, DOCA_ERROR_INVALID_VALUE);
 }
 
+/* A stop of the calling DPA thread ends its activation here. */
+static void cancel_point(void)
+{
+	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+	if (exec != NULL && exec->thread != NULL)
+		sdoca_dpa_thread_cancel_point(exec->thread);
+}
+
 static void not_built(const char *caller)
 {
 	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s is not supported by softdoca yet", caller);
@@ -40,6 +48,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa
                                                    uint64_t *value)
 {
 	uint64_t v = 0;
+	cancel_point();
 	if (sdoca_sync_event_dpa_op(dpa_dev_se_handle, SDOCA_SE_OP_GET, 0, &v) != DOCA_SUCCESS) {
 		bad_handle(__func__, dpa_dev_se_handle);
 		return;
@@ -51,6 +60,7 @@ DOCA_EXPERIMENTAL void
 doca_dpa_dev_sync_event_update_add(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
 {
 	uint64_t old;
+	cancel_point();
 	if (sdoca_sync_event_dpa_op(dpa_dev_se_handle, SDOCA_SE_OP_ADD, value, &old) !=
 	    DOCA_SUCCESS)
 		bad_handle(__func__, dpa_dev_se_handle);
@@ -60,6 +70,7 @@ DOCA_EXPERIMENTAL void
 doca_dpa_dev_sync_event_update_set(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
 {
 	uint64_t old;
+	cancel_point();
 	if (sdoca_sync_event_dpa_op(dpa_dev_se_handle, SDOCA_SE_OP_SET, value, &old) !=
 	    DOCA_SUCCESS)
 		bad_handle(__func__, dpa_dev_se_handle);
