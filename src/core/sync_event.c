@@ -11,9 +11,10 @@
  * stop -> destroy. Both starts register the event's memory key; both stops
  * revoke it, so a peer's later requests are refused and change nothing.
  *
- * Locations softdoca has: CPU publishers and subscribers, and a publisher
- * on the network (a peer's RDMA tasks). DPA, GPU and PCI-peer locations are
- * NOT_SUPPORTED (no DPA emulation yet, no GPU, no PCI peer).
+ * Locations softdoca has: CPU publishers and subscribers, a publisher on
+ * the network (a peer's RDMA tasks), and DPA publishers and subscribers
+ * (kernels in this process, through device handles: sync_event_dpa.c). GPU
+ * and PCI-peer locations are NOT_SUPPORTED (no GPU, no PCI peer).
  *
  * The value, the waits and the task forms are in sync_event_wait.c and
  * sync_event_task.c. This file sees the DOCA 2.5 view of the header: it
@@ -90,6 +91,7 @@ void sdoca_se_deactivate(struct doca_sync_event *ev)
 {
 	if (!ev->keyed)
 		return;
+	sdoca_se_dpa_forget(ev);
 	sdoca_keys_revoke(&ev->key); /* returns once no responder uses it */
 	memset(&ev->key, 0, sizeof(ev->key));
 	ev->keyed = false;
@@ -130,7 +132,8 @@ doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct
 {
 	SDOCA_CHECK_ARG(event);
 	SDOCA_CHECK_ARG(dpa);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	/* DPA kernels run in this process: they update the value in place. */
+	return add_location(event, SDOCA_SE_PUB_DPA, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
@@ -167,7 +170,7 @@ doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struc
 {
 	SDOCA_CHECK_ARG(event);
 	SDOCA_CHECK_ARG(dpa);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	return add_location(event, SDOCA_SE_SUB_DPA, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
@@ -426,14 +429,19 @@ doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struct doca_dpa *d
 	SDOCA_CHECK_ARG(event);
 	SDOCA_CHECK_ARG(dpa);
 	SDOCA_CHECK_ARG(dpa_dev_se_handle);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!(event->locations & (SDOCA_SE_PUB_DPA | SDOCA_SE_SUB_DPA)))
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "%s: the event has no DPA publisher or subscriber location", __func__);
+	if (!event->keyed)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the event is not started", __func__);
+	return sdoca_se_dpa_handle(event, dpa_dev_se_handle);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
 	SDOCA_CHECK_ARG(devinfo);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get_gpu_handle(
@@ -524,10 +532,8 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_export_to_dpa(struct doca_sync_event *event, struct doca_dpa *dpa,
                               doca_dpa_dev_sync_event_t *dpa_dev_se_handle)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_dev_se_handle);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	/* The older name of doca_sync_event_get_dpa_handle. */
+	return doca_sync_event_get_dpa_handle(event, dpa, dpa_dev_se_handle);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_gpu(struct doca_sync_event *event,

@@ -38,6 +38,8 @@ enum sdoca_se_location {
 	SDOCA_SE_PUB_CPU = 1 << 0,
 	SDOCA_SE_PUB_REMOTE_NET = 1 << 1,
 	SDOCA_SE_SUB_CPU = 1 << 2,
+	SDOCA_SE_PUB_DPA = 1 << 3,
+	SDOCA_SE_SUB_DPA = 1 << 4,
 };
 
 enum sdoca_se_task_kind {
@@ -65,7 +67,8 @@ struct doca_sync_event {
 	bool started;       /* by doca_sync_event_start (not as a context) */
 	bool keyed;         /* key registered: started either way */
 	struct sdoca_key key;
-	uint8_t *blob; /* the remote-net export, freed when the key goes */
+	uint64_t dpa_handle; /* doca_sync_event_get_dpa_handle's, 0 = none */
+	uint8_t *blob;       /* the remote-net export, freed when the key goes */
 	size_t blob_len;
 	/* waiters (any thread) */
 	_Atomic uint32_t wake_seq;   /* the futex word: bumped when sleepers may need waking */
@@ -116,7 +119,18 @@ SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
  * of its business). */
 SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void);
 
+/* What a DPA kernel does to an event through its device handle (the
+ * libdoca_dpa device calls): op as sdoca_sync_event_remote_op, waking
+ * waiters on a change; NOT_FOUND for a handle naming no started event. */
+SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_op(uint64_t handle, enum sdoca_se_op op,
+                                                  uint64_t operand, uint64_t *value);
+
 /* --- inside libdoca_common --- */
+
+/* The event's device handle, registered on first use (sync_event_dpa.c). */
+doca_error_t sdoca_se_dpa_handle(struct doca_sync_event *ev, uint64_t *handle);
+/* Unregisters it (stop, destroy). */
+void sdoca_se_dpa_forget(struct doca_sync_event *ev);
 
 /* The value changed: wake sleepers and a PE with pending wait tasks. */
 void sdoca_se_changed(struct doca_sync_event *ev);

@@ -141,6 +141,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	if (affinities != 0)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_dpa_destroy: %u EU affinities still exist",
 		           affinities);
+	unsigned int threads = atomic_load(&dpa->threads);
+	if (threads != 0)
+		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_dpa_destroy: %u DPA threads still exist",
+		           threads);
 	/* DOCA's samples destroy a started DPA without stopping it. */
 	dpa->started = false;
 	close_files(dpa);
@@ -178,6 +182,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 		close_files(dpa);
 		return err;
 	}
+	sdoca_dpa_fault_install();
 	dpa->started = true;
 	return DOCA_SUCCESS;
 }

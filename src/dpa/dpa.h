@@ -45,16 +45,22 @@ struct doca_dpa {
 	unsigned int total_eus;
 	unsigned long long max_run_s;
 	_Atomic unsigned int affinities; /* live doca_dpa_eu_affinity objects */
+	_Atomic unsigned int threads;    /* live doca_dpa_thread objects */
+	_Atomic uint32_t next_thread_id;
 	pthread_mutex_t mem_lock;
 	struct sdoca_dpa_alloc *allocs; /* sorted by addr */
 	size_t num_allocs;
 	size_t cap_allocs;
 };
 
+struct doca_dpa_thread;
+
 /* What the calling thread runs: set around every kernel and RPC. */
 struct sdoca_dpa_exec {
-	struct doca_dpa *dpa;      /* whose kernel */
-	struct doca_dpa *selected; /* doca_dpa_dev_device_set */
+	struct doca_dpa *dpa;           /* whose kernel */
+	struct doca_dpa_thread *thread; /* NULL in an RPC */
+	uint32_t thread_id;             /* 0 in an RPC */
+	struct doca_dpa *selected;      /* doca_dpa_dev_device_set */
 	const struct softdoca_dpa_kernel *kernel;
 	unsigned int rank;
 	unsigned int num_threads;
@@ -80,5 +86,33 @@ const struct softdoca_dpa_kernel *sdoca_dpa_find_kernel(const struct doca_dpa *d
 doca_error_t sdoca_dpa_mem_check(struct doca_dpa *dpa, uintptr_t addr, size_t size,
                                  const char *caller);
 void sdoca_dpa_mem_release_all(struct doca_dpa *dpa);
+
+/* How an activation of a DPA thread ended (thread.c). */
+enum sdoca_dpa_leave {
+	SDOCA_DPA_LEAVE_RETURN,     /* the kernel returned: counts as a reschedule */
+	SDOCA_DPA_LEAVE_RESCHEDULE, /* doca_dpa_dev_thread_reschedule */
+	SDOCA_DPA_LEAVE_FINISH,     /* doca_dpa_dev_thread_finish */
+};
+
+/* Ends the calling thread's activation (never returns). */
+void sdoca_dpa_thread_leave(struct doca_dpa_thread *t, enum sdoca_dpa_leave how)
+        __attribute__((noreturn));
+/* Where a kernel's device calls let a stop end its activation (2.12): leaves
+ * as a reschedule when the thread is being stopped, else returns. */
+void sdoca_dpa_thread_cancel_point(struct doca_dpa_thread *t);
+doca_dpa_dev_uintptr_t sdoca_dpa_thread_local_storage(const struct doca_dpa_thread *t);
+/* An activation request (notify, an armed completion): coalesces while the
+ * thread runs, kept until doca_dpa_thread_run, dropped once finished. */
+void sdoca_dpa_thread_trigger(struct doca_dpa_thread *t);
+/* Whether t belongs to dpa (checks made by the completion objects). */
+bool sdoca_dpa_thread_of(const struct doca_dpa_thread *t, const struct doca_dpa *dpa);
+/* Counts the objects bound to t: a thread cannot be destroyed under them. */
+void sdoca_dpa_thread_bind(struct doca_dpa_thread *t, int delta);
+
+/* Activations so far and the state's name (tests, observability). */
+uint64_t sdoca_dpa_thread_activations(struct doca_dpa_thread *t, const char **state);
+
+/* SIGSEGV/SIGBUS inside a kernel: named on stderr, then the default action. */
+void sdoca_dpa_fault_install(void);
 
 #endif /* SDOCA_DPA_DPA_H_ */

@@ -434,9 +434,7 @@ static void test_rpc_not_started(void **state)
 static void test_not_built(void **state)
 {
 	struct fixture *f = *state;
-	struct doca_dpa_thread *t;
 	struct doca_dpa_hash_table *ht;
-	assert_doca_err(doca_dpa_thread_create(f->dpa, &t), DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_dpa_hash_table_create(f->dpa, 4, &ht), DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, kernel),
 	                DOCA_ERROR_NOT_SUPPORTED);

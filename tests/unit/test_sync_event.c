@@ -106,8 +106,6 @@ static void test_not_supported_locations(void **state)
 	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_sync_event_add_subscriber_location_remote_pci(ev),
 	                DOCA_ERROR_NOT_SUPPORTED);
-	assert_doca_err(doca_sync_event_add_publisher_location_dpa(ev, (struct doca_dpa *)dev),
-	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_sync_event_add_subscriber_location_gpu(ev, (struct doca_gpu *)dev),
 	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_sync_event_add_publisher_location_dpu(ev), DOCA_ERROR_NOT_SUPPORTED);
@@ -135,13 +133,57 @@ static void test_capabilities(void **state)
 	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_sync_event_cap_is_export_to_remote_pci_supported(info),
 	                DOCA_ERROR_NOT_SUPPORTED);
-	assert_doca_err(doca_sync_event_cap_is_export_to_dpa_supported(info),
-	                DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_ok(doca_sync_event_cap_is_export_to_dpa_supported(info));
 	assert_doca_err(doca_sync_event_cap_is_export_to_gpu_supported(info),
 	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_sync_event_cap_remote_net_is_export_to_dpa_supported(info),
 	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_err(doca_sync_event_cap_task_get_is_supported(NULL), DOCA_ERROR_INVALID_VALUE);
+}
+
+/* DPA locations and device handles: what a kernel's update goes through
+ * (the core never looks inside the doca_dpa, so any pointer stands in). */
+static void test_dpa_handle(void **state)
+{
+	struct doca_dpa *dpa = (struct doca_dpa *)dev;
+	struct doca_sync_event *ev;
+	doca_dpa_dev_sync_event_t h, h2;
+	uint64_t v = 0;
+
+	(void)state;
+	assert_doca_ok(doca_sync_event_create(&ev));
+	assert_doca_ok(doca_sync_event_add_subscriber_location_cpu(ev, dev));
+	assert_doca_ok(doca_sync_event_start(ev));
+	/* No DPA location. */
+	assert_doca_err(doca_sync_event_get_dpa_handle(ev, dpa, &h), DOCA_ERROR_BAD_STATE);
+	assert_doca_ok(doca_sync_event_stop(ev));
+	assert_doca_ok(doca_sync_event_destroy(ev));
+
+	assert_doca_ok(doca_sync_event_create(&ev));
+	assert_doca_ok(doca_sync_event_add_publisher_location_dpa(ev, dpa));
+	assert_doca_ok(doca_sync_event_add_subscriber_location_dpa(ev, dpa));
+	assert_doca_err(doca_sync_event_add_publisher_location_dpa(ev, NULL),
+	                DOCA_ERROR_INVALID_VALUE);
+	/* Not started. */
+	assert_doca_err(doca_sync_event_get_dpa_handle(ev, dpa, &h), DOCA_ERROR_BAD_STATE);
+	assert_doca_ok(doca_sync_event_start(ev));
+	assert_doca_ok(doca_sync_event_get_dpa_handle(ev, dpa, &h));
+	assert_doca_ok(doca_sync_event_export_to_dpa(ev, dpa, &h2));
+	assert_int_equal(h, h2);
+	assert_doca_ok(sdoca_sync_event_dpa_op(h, SDOCA_SE_OP_SET, 40, &v));
+	assert_doca_ok(sdoca_sync_event_dpa_op(h, SDOCA_SE_OP_ADD, 2, &v));
+	assert_int_equal(v, 40);
+	assert_doca_ok(sdoca_sync_event_dpa_op(h, SDOCA_SE_OP_GET, 0, &v));
+	assert_int_equal(v, 42);
+	assert_doca_ok(doca_sync_event_wait_gt(ev, 41, UINT64_MAX));
+	/* Made-up handles are refused. */
+	assert_doca_err(sdoca_sync_event_dpa_op(h ^ (1ull << 32), SDOCA_SE_OP_ADD, 1, &v),
+	                DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(sdoca_sync_event_dpa_op(0, SDOCA_SE_OP_GET, 0, &v), DOCA_ERROR_NOT_FOUND);
+	/* A stopped event's handle is stale. */
+	assert_doca_ok(doca_sync_event_stop(ev));
+	assert_doca_err(sdoca_sync_event_dpa_op(h, SDOCA_SE_OP_ADD, 1, &v), DOCA_ERROR_NOT_FOUND);
+	assert_doca_ok(doca_sync_event_destroy(ev));
 }
 
 /* 0, UINT64_MAX and an add that wraps around, with the value before each. */
@@ -474,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_life_cycle),
 		cmocka_unit_test(test_not_supported_locations),
 		cmocka_unit_test(test_capabilities),
+		cmocka_unit_test(test_dpa_handle),
 		cmocka_unit_test(test_full_range),
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_blocked_waiters),

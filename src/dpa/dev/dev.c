@@ -4,8 +4,9 @@
  *
  * The device calls of doca_dpa_dev.h that kernels and RPCs make: log,
  * trace, device selection, rank. They run on the host thread executing the
- * kernel and act on its DPA (sdoca_dpa_exec). The thread, hash-table and
- * completion calls are not built yet: each logs that once and records
+ * kernel and act on its DPA (sdoca_dpa_exec); DPA threads' calls (local
+ * storage, reschedule, finish, notify) and completion contexts' calls. The
+ * hash-table calls are not built: each logs that once and records
  * NOT_SUPPORTED as the DPA's last error.
  */
 #include <sched.h>
@@ -18,6 +19,7 @@
 #include <dpaintrin.h>
 
 #include "core/sdk_log.h"
+#include "dpa/comp.h"
 #include "dpa/dpa.h"
 
 SDOCA_LOG_MODULE(dpa_dev);
@@ -150,14 +152,17 @@ DOCA_EXPERIMENTAL unsigned int doca_dpa_dev_num_threads(void)
 			sdoca_dpa_set_error(sdoca_dpa_exec->dpa, DOCA_ERROR_NOT_SUPPORTED); \
 	} while (0)
 
-/* Calls that never return: inside an RPC they abort it (BAD_STATE). */
-static void __attribute__((noreturn)) leave_execution(const char *caller)
+/* Calls that never return: on a DPA thread they end the activation; inside
+ * an RPC they abort it (BAD_STATE). */
+static void __attribute__((noreturn)) leave_execution(const char *caller, enum sdoca_dpa_leave how)
 {
 	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
 	if (exec == NULL) {
 		SDOCA_CRIT("%s: called outside a DPA kernel: nowhere to return to", caller);
 		abort();
 	}
+	if (exec->thread != NULL)
+		sdoca_dpa_thread_leave(exec->thread, how);
 	SDOCA_ERR("DPA kernel '%s': %s is for DPA threads only", exec->kernel->name, caller);
 	exec->abort_error = DOCA_ERROR_BAD_STATE;
 	siglongjmp(exec->entry, 1);
@@ -165,30 +170,63 @@ static void __attribute__((noreturn)) leave_execution(const char *caller)
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_thread_reschedule(void)
 {
-	leave_execution(__func__);
+	leave_execution(__func__, SDOCA_DPA_LEAVE_RESCHEDULE);
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_thread_finish(void)
 {
-	leave_execution(__func__);
+	leave_execution(__func__, SDOCA_DPA_LEAVE_FINISH);
+}
+
+/* A bad device call: logged (rate-limited by the log), recorded as the
+ * DPA's last error, and otherwise nothing happens (2.12). */
+static void bad_call(const char *caller, doca_error_t err, const char *what, uint64_t value)
+{
+	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+	if (exec == NULL) {
+		SDOCA_ERR("%s: %s 0x%lx", caller, what, (unsigned long)value);
+		return;
+	}
+	SDOCA_ERR("DPA kernel '%s' (thread %u): %s: %s 0x%lx", exec->kernel->name, exec->thread_id,
+	          caller, what, (unsigned long)value);
+	sdoca_dpa_set_error(exec->dpa, err);
+}
+
+/* A stop of the calling DPA thread ends its activation here (no lock is
+ * held at the entry of a device call). */
+static inline void cancel_point(void)
+{
+	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+	if (exec != NULL && exec->thread != NULL)
+		sdoca_dpa_thread_cancel_point(exec->thread);
 }
 
 DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(void)
 {
-	DEV_NOT_BUILT();
-	return 0;
+	struct sdoca_dpa_exec *exec = exec_or_log(__func__);
+	if (exec == NULL)
+		return 0;
+	if (exec->thread == NULL) {
+		bad_call(__func__, DOCA_ERROR_BAD_STATE, "not on a DPA thread; kernel id", 0);
+		return 0;
+	}
+	return sdoca_dpa_thread_local_storage(exec->thread);
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_yield(void)
 {
+	cancel_point();
 	sched_yield();
 }
 
+/* From a thread, an RPC, a launch, or host code (exec NULL). */
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t notification_handle)
 {
-	(void)notification_handle;
-	DEV_NOT_BUILT();
+	cancel_point();
+	if (!sdoca_dpa_notify(notification_handle))
+		bad_call(__func__, DOCA_ERROR_INVALID_VALUE,
+		         "not a started notification completion:", notification_handle);
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_hash_table_add(doca_dpa_dev_hash_table_t ht_handle,
@@ -221,47 +259,64 @@ DOCA_EXPERIMENTAL int doca_dpa_dev_hash_table_find(doca_dpa_dev_hash_table_t ht_
 DOCA_EXPERIMENTAL int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_comp_handle,
                                                   doca_dpa_dev_completion_element_t *comp_element)
 {
-	(void)dpa_comp_handle;
-	(void)comp_element;
-	DEV_NOT_BUILT();
-	return 0;
+	const struct sdoca_dpa_cqe *elem = NULL;
+	doca_error_t err;
+	cancel_point(); /* kernels poll here */
+	int got = sdoca_dpa_completion_get(dpa_comp_handle, &elem, &err);
+	if (err != DOCA_SUCCESS) {
+		bad_call(__func__, err, "not a started completion context:", dpa_comp_handle);
+		return 0;
+	}
+	if (got)
+		*comp_element = (doca_dpa_dev_completion_element_t)(uintptr_t)elem;
+	return got;
+}
+
+/* An element is the address of its slot, valid until acknowledged (2.2). */
+static const struct sdoca_dpa_cqe *element(doca_dpa_dev_completion_element_t e, const char *caller)
+{
+	if (e == 0) {
+		bad_call(caller, DOCA_ERROR_INVALID_VALUE, "null completion element", e);
+		return NULL;
+	}
+	return (const struct sdoca_dpa_cqe *)(uintptr_t)e;
 }
 
 DOCA_EXPERIMENTAL doca_dpa_dev_completion_type_t
 doca_dpa_dev_get_completion_type(doca_dpa_dev_completion_element_t comp_element)
 {
-	(void)comp_element;
-	DEV_NOT_BUILT();
-	return DOCA_DPA_DEV_COMP_SEND_ERR;
+	const struct sdoca_dpa_cqe *c = element(comp_element, __func__);
+	return c ? (doca_dpa_dev_completion_type_t)c->type : DOCA_DPA_DEV_COMP_SEND_ERR;
 }
 
 DOCA_EXPERIMENTAL uint32_t
 doca_dpa_dev_get_completion_user_data(doca_dpa_dev_completion_element_t comp_element)
 {
-	(void)comp_element;
-	DEV_NOT_BUILT();
-	return 0;
+	const struct sdoca_dpa_cqe *c = element(comp_element, __func__);
+	return c ? c->user_data : 0;
 }
 
 DOCA_EXPERIMENTAL uint32_t
 doca_dpa_dev_get_completion_immediate(doca_dpa_dev_completion_element_t comp_element)
 {
-	(void)comp_element;
-	DEV_NOT_BUILT();
-	return 0;
+	const struct sdoca_dpa_cqe *c = element(comp_element, __func__);
+	return c ? c->immediate : 0;
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_completion_ack(doca_dpa_dev_completion_t dpa_comp_handle,
                                                    uint64_t num_comp)
 {
-	(void)dpa_comp_handle;
-	(void)num_comp;
-	DEV_NOT_BUILT();
+	doca_error_t err = sdoca_dpa_completion_ack(dpa_comp_handle, num_comp);
+	if (err != DOCA_SUCCESS)
+		bad_call(__func__, err,
+		         "unknown completion context, or more acknowledged than read; count",
+		         num_comp);
 }
 
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_completion_request_notification(doca_dpa_dev_completion_t dpa_comp_handle)
 {
-	(void)dpa_comp_handle;
-	DEV_NOT_BUILT();
+	doca_error_t err = sdoca_dpa_completion_request_notification(dpa_comp_handle);
+	if (err != DOCA_SUCCESS)
+		bad_call(__func__, err, "not a started completion context:", dpa_comp_handle);
 }
