@@ -120,6 +120,12 @@ if [ "$stranger" = 1 ]; then
 		status=1
 	fi
 fi
+# A client that failed may have left the server stopped (SIGSTOP, as
+# resume_target does): continued, it sees the client gone and fails now,
+# not at its time limit.
+if [ "$status" != 0 ]; then
+	pkill -CONT -P "$server_pid" 2>/dev/null
+fi
 if [ "$stopped_server" = 1 ]; then
 	# The server stopped itself (SIGSTOP) and stays so: end it.
 	pkill -9 -P "$server_pid" 2>/dev/null
