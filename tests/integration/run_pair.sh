@@ -69,6 +69,19 @@ if [ "$netns" = 1 ]; then
 		ip -n "$ns_a" link set "$server_iface" up && ip -n "$ns_b" link set "$client_iface" up &&
 		ip -n "$ns_a" link set lo up && ip -n "$ns_b" link set lo up ||
 		{ echo "FAIL: cannot set up the network namespaces"; exit 1; }
+	# The kernel marks a veth running (operstate UP) a little after both ends
+	# are up, later on a loaded host; UCX leaves out an interface that is not
+	# running yet, and each side then found no way to the other
+	# ("Destination is unreachable").
+	for end in "$ns_a $server_iface" "$ns_b $client_iface"; do
+		read -r ns iface <<<"$end"
+		for _ in $(seq 200); do
+			ip -n "$ns" -o link show dev "$iface" | grep -q 'state UP' && break
+			read -r -t 0.05 <> <(:) || true
+		done
+		ip -n "$ns" -o link show dev "$iface" | grep -q 'state UP' ||
+			{ echo "FAIL: $iface never came up"; exit 1; }
+	done
 	server_ns=(ip netns exec "$ns_a")
 	client_ns=(ip netns exec "$ns_b")
 fi
