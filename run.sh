@@ -15,6 +15,14 @@
 #   ./run.sh builds  gcc and clang x Debug, Release, RelWithDebInfo, warnings
 #                    as errors, each with the fast suite (part of test)
 #
+#   ./run.sh stress-tests [N]
+#                    the release build's timing-sensitive tests (ctest label
+#                    `stress`: peers killed, stopped, resumed, timed out or
+#                    faulted, and softdoca-perf) N times (default 50), two at
+#                    a time as in the suite; failures counted per test, logs
+#                    of failing rounds kept in build/stress/; exit 1 on any
+#                    failure
+#
 # Also: build, install [PREFIX], fuzz [SECONDS], format, deps.
 set -euo pipefail
 
@@ -128,6 +136,48 @@ fuzz() {
 	done
 }
 
+# stress_tests N: every test labelled `stress` (tests/integration/CMakeLists.txt)
+# N times, STRESS_JOBS (default 2) at a time: the load under which the suite
+# once failed them now and then. A round's output is kept only if it failed.
+stress_tests() {
+	local rounds=$1 jobs=${STRESS_JOBS:-2} logs=build/stress round start took total=0
+	local -A failures=()
+	[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "run.sh stress-tests: N must be a positive count" >&2; exit 2; }
+	build_release
+	rm -rf "$logs"
+	mkdir -p "$logs"
+	log "$(cd build && ctest -N -L stress | tail -n 1 | sed 's/Total Tests: //') stress tests, $rounds rounds, $jobs at a time"
+	for ((round = 1; round <= rounds; round++)); do
+		start=$SECONDS
+		# Its exit status is this loop's to judge, from the per-test lines.
+		(cd build && ctest -L stress -j "$jobs" --timeout 600 --output-on-failure) \
+			>"$logs/round-$round.log" 2>&1 || true
+		took=$((SECONDS - start))
+		total=$((total + took))
+		local failed=()
+		mapfile -t failed < <(sed -n 's/^.*Test *#[0-9]*: \([^ ]*\) .*\*\*\*\(Failed\|Timeout\|Exception\).*$/\1/p' \
+			"$logs/round-$round.log")
+		for name in "${failed[@]}"; do failures[$name]=$((${failures[$name]:-0} + 1)); done
+		if [ ${#failed[@]} -eq 0 ] && grep -q "tests passed" "$logs/round-$round.log"; then
+			rm "$logs/round-$round.log"
+			echo "round $round/$rounds: passed (${took} s)"
+		else
+			echo "round $round/$rounds: FAILED ${failed[*]:-(see $logs/round-$round.log)} (${took} s)"
+			[ ${#failed[@]} -gt 0 ] || failures["(ctest)"]=$((${failures["(ctest)"]:-0} + 1))
+		fi
+	done
+	log "stress tests: $rounds rounds in ${total} s ($((total / rounds)) s a round)"
+	if [ ${#failures[@]} -eq 0 ]; then
+		echo "no failures"
+		return 0
+	fi
+	for name in "${!failures[@]}"; do
+		printf '%-40s failed %d of %d\n' "$name" "${failures[$name]}" "$rounds"
+	done | sort
+	echo "logs of the failed rounds: $logs/"
+	return 1
+}
+
 format_check() {
 	log "clang-format check"
 	git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
@@ -164,6 +214,10 @@ soak)
 		log "soak over $transport, ${2:-10} minute(s)"
 		tests/soak/run_soak.sh build/tests/soak/soak "$transport" $((${2:-10} * 60)) --report 30
 	done
+	;;
+stress-tests)
+	deps
+	stress_tests "${2:-50}"
 	;;
 format) git ls-files '*.c' '*.h' | xargs clang-format -i ;;
 *)

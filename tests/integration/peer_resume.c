@@ -6,21 +6,36 @@
  * read responses still leaving; it must clean up without touching freed
  * memory (ASan runs this) and be ready for the next round.
  *
+ * What the initiator must accept is what RC does: once the timeout expires
+ * the QP is in error and the context leaves RUNNING; requests the target
+ * answered before it stopped may still complete with success after that,
+ * beside the flushed ones and in any slot order, and no task may be
+ * allocated any more. A target slowed past the timeout by a loaded host
+ * (not yet stopped) fails the connection the same way: it is stopped and
+ * resumed all the same, and the round says so. Every PAUSE_EVERY-th round
+ * the initiator makes no progress call for twice the timeout after telling
+ * the target to stop, as a loaded host deschedules it: the answers that came
+ * before the target stopped then complete beside the failure, in one
+ * progress call.
+ *
  *   peer resume_target server|client ... [--rounds N]
  */
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "peer.h"
 
 #define RESUME_WINDOW 8
 #define RESUME_LEN MiB
-#define RESUME_TIMEOUT "400" /* ms: the initiator gives up on the stopped target soon */
+#define RESUME_TIMEOUT_MS 400 /* the initiator gives up on the stopped target soon */
+#define PAUSE_EVERY 5
 /* Small operations between the large ones: some eager, some not. */
 static const size_t small_lens[] = { 8, 4096, 20000 };
 
@@ -102,12 +117,29 @@ static void submit(struct peer *p, struct stream *s, int i)
 	}
 }
 
-/* Streams until the connection fails (the stopped target times out);
- * returns the operations that completed. */
-static uint64_t stream_until_failure(struct peer *p)
+/* How a round went, from the initiator's side. */
+struct round_outcome {
+	uint64_t completed;
+	uint64_t late_successes; /* completed with success after the context failed */
+	bool stopped_first;      /* the target was told to stop before the failure */
+};
+
+/* The initiator's thread kept off the CPU (no progress call) for ms. */
+static void descheduled(int ms)
+{
+	struct timespec t = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&t, &t) != 0)
+		;
+}
+
+/* Streams until the connection fails (the stopped target times out); the
+ * target is told to stop after the first few operations, or at the failure
+ * if it came first. pause: the descheduled initiator. */
+static void stream_until_failure(struct peer *p, bool pause, struct round_outcome *out)
 {
 	struct stream s = { 0 };
-	uint64_t completed = 0, deadline = now_ms() + WAIT_MS;
+	uint64_t completed = 0, late = 0, deadline = now_ms() + WAIT_MS;
 	enum doca_ctx_states state;
 	bool stopped = false, failing = false;
 
@@ -115,10 +147,15 @@ static uint64_t stream_until_failure(struct peer *p)
 		submit(p, &s, i);
 	for (;;) {
 		doca_pe_progress(p->pe);
+		/* States change only in progress calls: this one holds for the
+		 * completions it delivered. */
+		CHECK(doca_ctx_get_state(doca_rdma_as_ctx(p->rdma), &state));
+		failing |= state != DOCA_CTX_STATE_RUNNING;
 		for (int i = 0; i < RESUME_WINDOW; i++) {
 			if (!s.task[i] || !s.r[i].done)
 				continue;
 			completed++;
+			late += failing && s.r[i].status == DOCA_SUCCESS;
 			failing |= s.r[i].status != DOCA_SUCCESS;
 			if (failing) {
 				doca_task_free(s.task[i]);
@@ -127,11 +164,12 @@ static uint64_t stream_until_failure(struct peer *p)
 				submit(p, &s, i);
 			}
 		}
-		if (completed >= 2 * RESUME_WINDOW && !stopped) {
+		if (completed >= 2 * RESUME_WINDOW && !stopped && !failing) {
 			oob_send_str(p->oob[0], "stop");
 			stopped = true;
+			if (pause)
+				descheduled(2 * RESUME_TIMEOUT_MS);
 		}
-		CHECK(doca_ctx_get_state(doca_rdma_as_ctx(p->rdma), &state));
 		if (state == DOCA_CTX_STATE_IDLE)
 			break;
 		EXPECT(now_ms() < deadline, "the stopped target was not noticed");
@@ -141,7 +179,9 @@ static uint64_t stream_until_failure(struct peer *p)
 		put(s.local[i]);
 		put(s.remote[i]);
 	}
-	return completed;
+	if (!stopped)
+		oob_send_str(p->oob[0], "stop");
+	*out = (struct round_outcome){ completed, late, stopped };
 }
 
 /* Waits until the process is in the stopped state ('T' in /proc/PID/stat). */
@@ -155,7 +195,7 @@ static void wait_stopped(pid_t pid)
 		FILE *f = fopen(path, "r");
 		char *end = NULL;
 
-		EXPECT(f, "the target is gone");
+		EXPECT(f, "the target is gone: %s", strerror(errno));
 		if (fgets(stat, sizeof(stat), f))
 			end = strrchr(stat, ')');
 		fclose(f);
@@ -169,10 +209,12 @@ static void wait_stopped(pid_t pid)
 static void resume_client(struct peer *p)
 {
 	int rounds = p->rounds ? p->rounds : 1;
+	char timeout[16];
 
-	setenv("SOFTDOCA_TIMEOUT_MS", RESUME_TIMEOUT, 1);
+	snprintf(timeout, sizeof(timeout), "%d", RESUME_TIMEOUT_MS);
+	setenv("SOFTDOCA_TIMEOUT_MS", timeout, 1);
 	for (int round = 0; round < rounds; round++) {
-		uint64_t done;
+		struct round_outcome out;
 		pid_t target;
 		char *pid;
 
@@ -183,7 +225,7 @@ static void resume_client(struct peer *p)
 		target = (pid_t)atoi(pid);
 		free(pid);
 		EXPECT(target > 0, "no target pid");
-		done = stream_until_failure(p);
+		stream_until_failure(p, round % PAUSE_EVERY == PAUSE_EVERY - 1, &out);
 		/* The target stays stopped until this side has failed: resume it
 		 * (once it has stopped: a slow one may not have yet). */
 		wait_stopped(target);
@@ -191,8 +233,11 @@ static void resume_client(struct peer *p)
 		oob_send_str(p->oob[0], "next");
 		oob_expect(p->oob[0], "released", WAIT_MS);
 		peer_release(p);
-		printf("round %d: %lu operations, then the stopped target timed out\n", round,
-		       (unsigned long)done);
+		printf("round %d: %lu operations, then the %s target timed out; %lu succeeded "
+		       "after the failure\n",
+		       round, (unsigned long)out.completed,
+		       out.stopped_first ? "stopped" : "slow (not yet stopped)",
+		       (unsigned long)out.late_successes);
 	}
 }
 

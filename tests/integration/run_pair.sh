@@ -70,6 +70,19 @@ if [ "$netns" = 1 ]; then
 		ip -n "$ns_a" link set "$server_iface" up && ip -n "$ns_b" link set "$client_iface" up &&
 		ip -n "$ns_a" link set lo up && ip -n "$ns_b" link set lo up ||
 		{ echo "FAIL: cannot set up the network namespaces"; exit 1; }
+	# The kernel marks a veth running (operstate UP) a little after both ends
+	# are up, later on a loaded host; UCX leaves out an interface that is not
+	# running yet, and each side then found no way to the other
+	# ("Destination is unreachable").
+	for end in "$ns_a $server_iface" "$ns_b $client_iface"; do
+		read -r ns iface <<<"$end"
+		for _ in $(seq 200); do
+			ip -n "$ns" -o link show dev "$iface" | grep -q 'state UP' && break
+			read -r -t 0.05 <> <(:) || true
+		done
+		ip -n "$ns" -o link show dev "$iface" | grep -q 'state UP' ||
+			{ echo "FAIL: $iface never came up"; exit 1; }
+	done
 	server_ns=(ip netns exec "$ns_a")
 	client_ns=(ip netns exec "$ns_b")
 fi
@@ -129,6 +142,12 @@ if [ "$stranger" = 1 ]; then
 		echo "FAIL: the stranger exited with $code"
 		status=1
 	fi
+fi
+# A client that failed may have left the server stopped (SIGSTOP, as
+# resume_target does): continued, it sees the client gone and fails now,
+# not at its time limit.
+if [ "$status" != 0 ]; then
+	pkill -CONT -P "$server_pid" 2>/dev/null
 fi
 if [ "$stopped_server" = 1 ]; then
 	# The server stopped itself (SIGSTOP) and stays so: end it.

@@ -108,8 +108,8 @@ const char *perf_check_what(const struct perf_opts *o)
 		       "                  the target's final value";
 	case PERF_SYNC_SET:
 		return bw ? "the event's final value and the target's fetch-add count"
-		          : "the waiter woke; the target's fetch-add count (not the writes' "
-		            "bytes)";
+		          : "each set woke the waiter, to its value; the target's fetch-add\n"
+		            "                  count (not the writes' bytes)";
 	default:
 		return "the event's final value (the notify-adds) and the target's fetch-add "
 		       "count";

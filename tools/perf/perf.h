@@ -332,6 +332,7 @@ enum perf_msg_tag {
 	MSG_WAKE,  /* sync: the server waits for the client's notify-sets, blocked */
 	MSG_BLOCK, /* sync: the server blocks until the next message */
 	MSG_CHECK, /* sync: the server reports its event's value and counter */
+	MSG_WOKE,  /* sync: the server's waiter woke to a value (a) */
 };
 struct perf_msg {
 	uint64_t tag, a, b, c;
