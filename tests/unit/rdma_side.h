@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <doca_ctx.h>
+#include <doca_mmap.h>
 #include <doca_pe.h>
 #include <doca_rdma.h>
 
@@ -69,6 +70,28 @@ static inline uint8_t *rdma_blob_with_address_byte(const void *blob, size_t len,
 	sdoca_blob_seal(copy, SDOCA_BLOB_RDMA_CONNECTION, len - SDOCA_BLOB_HEADER_SIZE);
 	assert_doca_ok(rdma_conn_blob_check(copy, len, &info, &info_len));
 	return copy;
+}
+
+/* A started local mmap of mem on dev with the given access. */
+static inline struct doca_mmap *rdma_started_mmap(struct doca_dev *dev, void *mem, size_t len,
+                                                  uint32_t access)
+{
+	struct doca_mmap *mmap;
+
+	assert_doca_ok(doca_mmap_create(&mmap));
+	assert_doca_ok(doca_mmap_set_memrange(mmap, mem, len));
+	assert_doca_ok(doca_mmap_set_permissions(mmap, access));
+	assert_doca_ok(doca_mmap_add_dev(mmap, dev));
+	assert_doca_ok(doca_mmap_start(mmap));
+	return mmap;
+}
+
+static inline bool rdma_running(struct doca_rdma *rdma)
+{
+	enum doca_ctx_states state;
+
+	assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(rdma), &state));
+	return state == DOCA_CTX_STATE_RUNNING;
 }
 
 #endif /* SDOCA_TESTS_RDMA_SIDE_H_ */

@@ -46,26 +46,6 @@ static void write_done(struct doca_rdma_task_write *task, union doca_data task_d
 	doca_task_free(doca_rdma_task_write_as_task(task));
 }
 
-static struct doca_mmap *started_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t access)
-{
-	struct doca_mmap *mmap;
-
-	assert_doca_ok(doca_mmap_create(&mmap));
-	assert_doca_ok(doca_mmap_set_memrange(mmap, mem, len));
-	assert_doca_ok(doca_mmap_set_permissions(mmap, access));
-	assert_doca_ok(doca_mmap_add_dev(mmap, dev));
-	assert_doca_ok(doca_mmap_start(mmap));
-	return mmap;
-}
-
-static bool running(struct doca_rdma *rdma)
-{
-	enum doca_ctx_states state;
-
-	assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(rdma), &state));
-	return state == DOCA_CTX_STATE_RUNNING;
-}
-
 /* Two connected contexts, b's memory imported by a, and one write of a's
  * text into it, checked; every buffer is released again afterwards. */
 static void set_up(struct setup *s)
@@ -89,16 +69,17 @@ static void set_up(struct setup *s)
 	assert_doca_ok(doca_rdma_connect(s->a.rdma, s->b.blob, s->b.len, s->a.conn));
 	assert_doca_ok(doca_rdma_connect(s->b.rdma, s->a.blob, s->a.len, s->b.conn));
 
-	s->local = started_mmap(s->dev, s->target, sizeof(s->target),
-	                        DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE);
-	s->source =
-	        started_mmap(s->dev, s->text, sizeof(s->text), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	s->local =
+	        rdma_started_mmap(s->dev, s->target, sizeof(s->target),
+	                          DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE);
+	s->source = rdma_started_mmap(s->dev, s->text, sizeof(s->text),
+	                              DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	assert_doca_ok(doca_mmap_export_rdma(s->local, s->dev, &blob, &blob_len));
 	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, s->dev, &s->remote));
 	assert_doca_ok(doca_buf_inventory_create(4, &s->inv));
 	assert_doca_ok(doca_buf_inventory_start(s->inv));
 
-	for (int i = 0; i < 1000000 && !(running(s->a.rdma) && running(s->b.rdma)); i++)
+	for (int i = 0; i < 1000000 && !(rdma_running(s->a.rdma) && rdma_running(s->b.rdma)); i++)
 		doca_pe_progress(s->pe);
 	assert_doca_ok(doca_buf_inventory_buf_get_by_data(s->inv, s->source, s->text,
 	                                                  strlen(s->text) + 1, &src));

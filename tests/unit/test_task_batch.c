@@ -82,26 +82,6 @@ static void recv_cb(struct doca_rdma_task_receive *task, union doca_data task_da
 	doca_task_free(doca_rdma_task_receive_as_task(task));
 }
 
-static struct doca_mmap *started_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t access)
-{
-	struct doca_mmap *mmap;
-
-	assert_doca_ok(doca_mmap_create(&mmap));
-	assert_doca_ok(doca_mmap_set_memrange(mmap, mem, len));
-	assert_doca_ok(doca_mmap_set_permissions(mmap, access));
-	assert_doca_ok(doca_mmap_add_dev(mmap, dev));
-	assert_doca_ok(doca_mmap_start(mmap));
-	return mmap;
-}
-
-static bool running(struct doca_rdma *rdma)
-{
-	enum doca_ctx_states state;
-
-	assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(rdma), &state));
-	return state == DOCA_CTX_STATE_RUNNING;
-}
-
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -133,16 +113,17 @@ static int setup(void **state)
 	assert_doca_ok(doca_rdma_connect(f->a.rdma, f->b.blob, f->b.len, f->a.conn));
 	assert_doca_ok(doca_rdma_connect(f->b.rdma, f->a.blob, f->a.len, f->b.conn));
 
-	f->local =
-	        started_mmap(f->dev, f->mem_a, sizeof(f->mem_a), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	f->target = started_mmap(f->dev, f->mem_b, sizeof(f->mem_b),
-	                         DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
-	                                 DOCA_ACCESS_FLAG_RDMA_READ);
+	f->local = rdma_started_mmap(f->dev, f->mem_a, sizeof(f->mem_a),
+	                             DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	f->target =
+	        rdma_started_mmap(f->dev, f->mem_b, sizeof(f->mem_b),
+	                          DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
+	                                  DOCA_ACCESS_FLAG_RDMA_READ);
 	assert_doca_ok(doca_mmap_export_rdma(f->target, f->dev, &blob, &blob_len));
 	assert_doca_ok(doca_mmap_create_from_export(NULL, blob, blob_len, f->dev, &f->remote));
 	assert_doca_ok(doca_buf_inventory_create(4 * SLOTS, &f->inv));
 	assert_doca_ok(doca_buf_inventory_start(f->inv));
-	for (int i = 0; i < 1000000 && !(running(f->a.rdma) && running(f->b.rdma)); i++)
+	for (int i = 0; i < 1000000 && !(rdma_running(f->a.rdma) && rdma_running(f->b.rdma)); i++)
 		doca_pe_progress(f->pe);
 	f->seen.free_it = true;
 	*state = f;

@@ -56,24 +56,27 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa
 	*value = v;
 }
 
+/* An update from a kernel; func names the device call in the report of a bad handle. */
+static void update(const char *func, doca_dpa_dev_sync_event_t handle, enum sdoca_se_op op,
+                   uint64_t value)
+{
+	uint64_t old;
+
+	cancel_point();
+	if (sdoca_sync_event_dpa_op(handle, op, value, &old) != DOCA_SUCCESS)
+		bad_handle(func, handle);
+}
+
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_sync_event_update_add(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
 {
-	uint64_t old;
-	cancel_point();
-	if (sdoca_sync_event_dpa_op(dpa_dev_se_handle, SDOCA_SE_OP_ADD, value, &old) !=
-	    DOCA_SUCCESS)
-		bad_handle(__func__, dpa_dev_se_handle);
+	update(__func__, dpa_dev_se_handle, SDOCA_SE_OP_ADD, value);
 }
 
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_sync_event_update_set(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
 {
-	uint64_t old;
-	cancel_point();
-	if (sdoca_sync_event_dpa_op(dpa_dev_se_handle, SDOCA_SE_OP_SET, value, &old) !=
-	    DOCA_SUCCESS)
-		bad_handle(__func__, dpa_dev_se_handle);
+	update(__func__, dpa_dev_se_handle, SDOCA_SE_OP_SET, value);
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle,
