@@ -32,7 +32,9 @@ static void set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 {
 	enum doca_ctx_states prev = ctx->state;
 
-	ctx->state = next;
+	/* Atomic: a connection request may read it on the service thread
+	 * (rdma_cm.c), as a snapshot the application thread checks again. */
+	__atomic_store_n(&ctx->state, next, __ATOMIC_RELEASE);
 	if (ctx->pe && (prev == DOCA_CTX_STATE_STOPPING) != (next == DOCA_CTX_STATE_STOPPING))
 		ctx->pe->num_stopping += next == DOCA_CTX_STATE_STOPPING ? 1 : -1;
 	SDOCA_DBG("%s context %p: %s -> %s", ctx->ops->name, (void *)ctx, state_name(prev),

@@ -34,10 +34,12 @@ struct rdma_listener {
 	struct nic_listener *sockets[SDOCA_DEV_MAX_GIDS]; /* one per address */
 };
 
+/* Also on the service thread (a client's request): one atomic snapshot. */
 static bool can_connect(const struct doca_rdma *rdma)
 {
-	return rdma->ctx.state == DOCA_CTX_STATE_STARTING ||
-	       rdma->ctx.state == DOCA_CTX_STATE_RUNNING;
+	enum doca_ctx_states state = __atomic_load_n(&rdma->ctx.state, __ATOMIC_ACQUIRE);
+
+	return state == DOCA_CTX_STATE_STARTING || state == DOCA_CTX_STATE_RUNNING;
 }
 
 /* --- addresses --- */

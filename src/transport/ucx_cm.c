@@ -74,7 +74,9 @@ SDOCA_LOG_MODULE(ucx_cm);
 
 /* A socket UCX's async thread watches: it marks it ready. */
 struct watched {
-	struct ucx_worker *worker;
+	/* Atomic: UCX's async thread reads it in on_ready, ordered after watch()
+	 * by UCX's own locks, which ThreadSanitizer cannot see. */
+	_Atomic(struct ucx_worker *) worker;
 	atomic_bool ready;
 };
 
@@ -131,7 +133,7 @@ static uint64_t now_ns(void)
 static void on_ready(int fd, ucs_event_set_types_t events, void *arg)
 {
 	struct watched *x = arg;
-	struct ucx_worker *w = x->worker;
+	struct ucx_worker *w = atomic_load_explicit(&x->worker, memory_order_acquire);
 	ucp_worker_h ucp;
 
 	(void)fd;
@@ -153,7 +155,7 @@ static doca_error_t watch(struct ucx_worker *w, struct watched *x, int fd,
 {
 	ucs_status_t st;
 
-	x->worker = w;
+	atomic_store_explicit(&x->worker, w, memory_order_release);
 	atomic_store_explicit(&x->ready, true, memory_order_relaxed);
 	/* Releases the worker to on_ready (and has progress look once). */
 	atomic_store_explicit(&w->cm_ready, true, memory_order_release);
