@@ -53,6 +53,7 @@ struct doca_mmap {
 	uint64_t peer_node;
 	uint32_t peer_pid;
 	struct doca_dev *import_dev;
+	uint32_t dpa_handle; /* doca_mmap_dev_get_dpa_handle's, 0 = none */
 };
 
 /* Buffers count themselves on their mmap unless thread safety disabled counting. */
