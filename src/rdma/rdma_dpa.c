@@ -26,6 +26,7 @@
 
 #include "core/dpa_sink.h"
 #include "core/sdk_log.h"
+#include "core/sync_event.h"
 #include "rdma/rdma.h"
 #include "rdma/rdma_dpa.h"
 
@@ -411,8 +412,10 @@ static doca_error_t build(struct rdma_dpa *path, const struct sdoca_rdma_dpa_pos
 {
 	struct sdoca_mmap_dpa_view local, remote;
 	doca_error_t status;
-	bool has_local = p->op != SDOCA_RDMA_DPA_ATOMIC_FA;
-	bool has_remote = p->op != SDOCA_RDMA_DPA_SEND && p->op != SDOCA_RDMA_DPA_SEND_IMM;
+	bool signal = p->op == SDOCA_RDMA_DPA_SIGNAL_SET || p->op == SDOCA_RDMA_DPA_SIGNAL_ADD;
+	bool has_local = p->op != SDOCA_RDMA_DPA_ATOMIC_FA && !signal;
+	bool has_remote =
+	        p->op != SDOCA_RDMA_DPA_SEND && p->op != SDOCA_RDMA_DPA_SEND_IMM && !signal;
 	uint32_t be;
 
 	if (p->flags & ~(SDOCA_RDMA_DPA_FLUSH | SDOCA_RDMA_DPA_OPTIMIZE_REPORTS))
@@ -452,6 +455,15 @@ static doca_error_t build(struct rdma_dpa *path, const struct sdoca_rdma_dpa_pos
 		wqe->rkey = remote.key;
 		wqe->raddr = p->remote_addr;
 	}
+	if (signal) {
+		if (sdoca_sync_event_remote_dpa_lookup(p->remote_event, &wqe->rkey, &wqe->raddr) !=
+		    DOCA_SUCCESS)
+			return why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
+			                "0x%llx is not a remote-net sync event's DPA handle",
+			                (unsigned long long)p->remote_event);
+		/* A set writes the 8-byte value (as the host's notify-set task). */
+		wqe->length = sizeof(uint64_t);
+	}
 	wqe->compare_or_add = p->value;
 	be = htobe32(p->immediate);
 	memcpy(wqe->imm, &be, sizeof(be));
@@ -469,9 +481,6 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
 	doca_error_t status;
 	bool now;
 
-	if (p->op == SDOCA_RDMA_DPA_SIGNAL_SET || p->op == SDOCA_RDMA_DPA_SIGNAL_ADD)
-		return why_fail(why, why_len, DOCA_ERROR_NOT_SUPPORTED,
-		                "signals to remote-net events are not supported yet");
 	pthread_rwlock_rdlock(&handles.lock);
 	struct doca_rdma *rdma = rdma_find(rdma_handle);
 	if (!rdma) {
@@ -497,7 +506,7 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
 	wr->qp = conn->qp;
 	wr->conn_id = p->conn_id;
 	wr->report = !(p->flags & SDOCA_RDMA_DPA_OPTIMIZE_REPORTS);
-	if (p->op == SDOCA_RDMA_DPA_ATOMIC_FA) {
+	if (p->op == SDOCA_RDMA_DPA_ATOMIC_FA || p->op == SDOCA_RDMA_DPA_SIGNAL_ADD) {
 		wr->wqe.sge[0] = (struct xport_iov){ &wr->atomic_result, sizeof(uint64_t) };
 		wr->wqe.num_sge = 1;
 		wr->wqe.length = sizeof(uint64_t);

@@ -13,6 +13,7 @@ enum rdma_cmd {
 	CMD_RECEIVES, /* target: 2 receives; initiator: 1 (for the loopback) */
 	CMD_OPS,      /* write, read, send_imm, write_imm, atomic; a loopback send_imm */
 	CMD_OPTIMIZE, /* 4 writes with OPTIMIZE_REPORTS, held, then one with FLUSH */
+	CMD_SIGNAL,   /* signal_set 40 then signal_add 2 to the target's event */
 	CMD_BAD,      /* bad handle, connection id out of range, range outside the mmap */
 };
 
@@ -49,9 +50,10 @@ struct cqe_record {
 struct rdma_state {
 	uint64_t init_rdma, tgt_rdma;
 	uint64_t init_comp, tgt_comp;
-	uint64_t done;                        /* sync event: records so far */
-	uint32_t conn0;                       /* initiator's connection to the target */
-	uint32_t conn_loop;                   /* initiator's connection to its own export */
+	uint64_t done;      /* sync event: records so far */
+	uint64_t signal;    /* the target's event, imported as a remote-net event */
+	uint32_t conn0;     /* initiator's connection to the target */
+	uint32_t conn_loop; /* initiator's connection to its own export */
 	uint32_t init_mmap, init_remote_mmap; /* local, and its own export imported */
 	uint32_t tgt_mmap, tgt_remote_mmap;   /* the target's local, and imported */
 	uint32_t heap_mmap;                   /* over a DPA heap allocation */

@@ -80,6 +80,12 @@ static void optimize(struct rdma_state *s)
 	}
 }
 
+static void signal(struct rdma_state *s)
+{
+	doca_dpa_dev_rdma_signal_set(s->init_rdma, s->conn0, s->signal, 40);
+	doca_dpa_dev_rdma_signal_add(s->init_rdma, s->conn0, s->signal, 2);
+}
+
 static void bad(struct rdma_state *s)
 {
 	const uint32_t f = DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH;
@@ -117,6 +123,9 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 			break;
 		case CMD_OPTIMIZE:
 			optimize(s);
+			break;
+		case CMD_SIGNAL:
+			signal(s);
 			break;
 		case CMD_BAD:
 			bad(s);

@@ -8,6 +8,7 @@
  * fetch-add, and the test checks the bytes that arrived and each
  * completion's type, immediate, user data (the connection id) and wr
  * index; an OPTIMIZE_REPORTS batch raises exactly one completion; bad
+ * signal_set/add reach a remote-net event with no completion; bad
  * handles, ids and ranges post nothing and become the DPA's last error.
  */
 #include <stdio.h>
@@ -42,7 +43,8 @@ static struct doca_rdma *init_rdma, *tgt_rdma;
 static struct doca_rdma_connection *conn0, *conn_loop, *tgt_conn0;
 static uint32_t tgt_conn0_id;
 static struct doca_mmap *init_mmap, *tgt_mmap, *init_remote, *tgt_remote, *heap_mmap;
-static struct doca_sync_event *done_ev;
+static struct doca_sync_event *done_ev, *sig_ev;
+static struct doca_sync_event_remote_net *sig_remote;
 static doca_dpa_dev_uintptr_t storage, heap;
 static struct rdma_state *st; /* DPA memory is host memory */
 static _Alignas(64) unsigned char init_buf[BUF_SIZE], tgt_buf[BUF_SIZE];
@@ -207,6 +209,17 @@ static int setup(void **unused)
 	assert_doca_ok(doca_sync_event_add_subscriber_location_cpu(done_ev, dev));
 	assert_doca_ok(doca_sync_event_start(done_ev));
 	assert_doca_ok(doca_sync_event_get_dpa_handle(done_ev, dpa, &st->done));
+	/* The target's event, signalled over conn0. */
+	const uint8_t *data;
+	size_t sz;
+	assert_doca_ok(doca_sync_event_create(&sig_ev));
+	assert_doca_ok(doca_sync_event_add_publisher_location_remote_net(sig_ev));
+	assert_doca_ok(doca_sync_event_add_subscriber_location_cpu(sig_ev, dev));
+	assert_doca_ok(doca_sync_event_start(sig_ev));
+	assert_doca_ok(doca_sync_event_export_to_remote_net(sig_ev, &data, &sz));
+	assert_doca_ok(doca_sync_event_remote_net_create_from_export(dev, data, sz, &sig_remote));
+	assert_doca_ok(doca_sync_event_remote_net_get_dpa_handle(sig_remote, dpa, &st->signal));
+	assert_int_not_equal(st->signal, 0);
 	assert_doca_ok(doca_dpa_thread_run(thread));
 	return 0;
 }
@@ -230,6 +243,9 @@ static int teardown(void **unused)
 	assert_doca_ok(doca_dpa_completion_destroy(init_comp));
 	assert_doca_ok(doca_dpa_completion_destroy(tgt_comp));
 	assert_doca_ok(doca_dpa_thread_destroy(thread));
+	assert_doca_ok(doca_sync_event_remote_net_destroy(sig_remote));
+	assert_doca_ok(doca_sync_event_stop(sig_ev));
+	assert_doca_ok(doca_sync_event_destroy(sig_ev));
 	assert_doca_ok(doca_sync_event_stop(done_ev));
 	assert_doca_ok(doca_sync_event_destroy(done_ev));
 	struct doca_mmap *mmaps[] = { init_remote, tgt_remote, init_mmap, tgt_mmap, heap_mmap };
@@ -326,6 +342,20 @@ static void test_optimize_reports(void **unused)
 	assert_doca_ok(doca_dpa_peek_at_last_error(dpa));
 }
 
+/* signal_set then signal_add reach the target's event; no completion. */
+static void test_signals(void **unused)
+{
+	uint64_t value;
+
+	(void)unused;
+	run(CMD_SIGNAL, 10);
+	assert_doca_ok(doca_sync_event_wait_gt(sig_ev, 41, UINT64_MAX));
+	assert_doca_ok(doca_sync_event_get(sig_ev, &value));
+	assert_int_equal(value, 42);
+	assert_int_equal(st->num_records, 10);
+	assert_doca_ok(doca_dpa_peek_at_last_error(dpa));
+}
+
 /* Bad posts: nothing posted, logged, the first one's error kept; a valid
  * post after them completes (exactly one more completion). */
 static void test_bad_input(void **unused)
@@ -333,7 +363,8 @@ static void test_bad_input(void **unused)
 	(void)unused;
 	run(CMD_BAD, 11);
 	assert_int_equal(st->num_records, 11);
-	find(10, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 10);
+	/* conn0's 13th post (the two signals took 10 and 11) */
+	find(10, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 12);
 	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
 }
 
@@ -342,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ops),
 		cmocka_unit_test(test_optimize_reports),
+		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
