@@ -362,6 +362,23 @@ SDOCA_EXPORT doca_error_t sdoca_mmap_dpa_lookup(uint32_t handle, struct sdoca_mm
 	return status;
 }
 
+doca_error_t sdoca_mmap_dpa_handle(struct doca_mmap *mmap, uint32_t *handle)
+{
+	if (!mmap->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_mmap_dev_get_dpa_handle: the mmap is not started");
+	if (!mmap->dpa_handle) {
+		mmap->dpa_handle = dpa_table_add(mmap);
+		if (!mmap->dpa_handle)
+			SDOCA_FAIL(
+			        DOCA_ERROR_FULL,
+			        "doca_mmap_dev_get_dpa_handle: %u mmaps have DPA handles already",
+			        DPA_MMAP_SLOTS - 1);
+	}
+	*handle = mmap->dpa_handle;
+	return DOCA_SUCCESS;
+}
+
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap,
                                                             const struct doca_dev *dev,
                                                             doca_dpa_dev_mmap_t *dpa_mmap_handle)
@@ -369,16 +386,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mm
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(dev);
 	SDOCA_CHECK_ARG(dpa_mmap_handle);
-	if (!mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the mmap is not started", __func__);
-	if (!mmap->dpa_handle) {
-		mmap->dpa_handle = dpa_table_add(mmap);
-		if (!mmap->dpa_handle)
-			SDOCA_FAIL(DOCA_ERROR_FULL, "%s: %u mmaps have DPA handles already",
-			           __func__, DPA_MMAP_SLOTS - 1);
-	}
-	*dpa_mmap_handle = mmap->dpa_handle;
-	return DOCA_SUCCESS;
+	return sdoca_mmap_dpa_handle(mmap, dpa_mmap_handle);
 }
 
 /* Every field of a blob from outside is checked before anything is allocated. */

@@ -56,6 +56,9 @@ struct doca_mmap {
 	uint32_t dpa_handle; /* doca_mmap_dev_get_dpa_handle's, 0 = none */
 };
 
+/* The started mmap's DPA handle, registered on first use (mmap.c). */
+doca_error_t sdoca_mmap_dpa_handle(struct doca_mmap *mmap, uint32_t *handle);
+
 /* Buffers count themselves on their mmap unless thread safety disabled counting. */
 static inline bool sdoca_mmap_counts_bufs(const struct doca_mmap *mmap)
 {

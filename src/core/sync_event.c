@@ -475,7 +475,7 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_remote_net_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
 	SDOCA_CHECK_ARG(devinfo);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_gpu_handle(

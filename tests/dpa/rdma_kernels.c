@@ -86,6 +86,19 @@ static void signal(struct rdma_state *s)
 	doca_dpa_dev_rdma_signal_add(s->init_rdma, s->conn0, s->signal, 2);
 }
 
+static void bufs(struct rdma_state *s)
+{
+	const uint32_t f = DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH;
+
+	doca_dpa_dev_rdma_post_buf_write(
+	        s->init_rdma, s->conn0,
+	        doca_dpa_dev_buf_array_get_buf(s->tgt_remote_arr, BUF_WRITE_DST),
+	        doca_dpa_dev_buf_array_get_buf(s->init_arr, BUF_WRITE_SRC), f);
+	doca_dpa_dev_rdma_post_buf_read(
+	        s->init_rdma, s->conn0, doca_dpa_dev_buf_array_get_buf(s->init_arr, BUF_READ_DST),
+	        doca_dpa_dev_buf_array_get_buf(s->tgt_remote_arr, BUF_READ_SRC), f);
+}
+
 static void bad(struct rdma_state *s)
 {
 	const uint32_t f = DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH;
@@ -126,6 +139,9 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 			break;
 		case CMD_SIGNAL:
 			signal(s);
+			break;
+		case CMD_BUFS:
+			bufs(s);
 			break;
 		case CMD_BAD:
 			bad(s);

@@ -16,6 +16,7 @@
 
 #include "unit/testing.h"
 
+#include <doca_buf_array.h>
 #include <doca_ctx.h>
 #include <doca_dpa.h>
 #include <doca_dpa_dev.h>
@@ -43,6 +44,7 @@ static struct doca_rdma *init_rdma, *tgt_rdma;
 static struct doca_rdma_connection *conn0, *conn_loop, *tgt_conn0;
 static uint32_t tgt_conn0_id;
 static struct doca_mmap *init_mmap, *tgt_mmap, *init_remote, *tgt_remote, *heap_mmap;
+static struct doca_buf_arr *init_arr, *tgt_remote_arr;
 static struct doca_sync_event *done_ev, *sig_ev;
 static struct doca_sync_event_remote_net *sig_remote;
 static doca_dpa_dev_uintptr_t storage, heap;
@@ -80,6 +82,20 @@ static uint32_t mmap_handle(struct doca_mmap *m)
 	assert_doca_ok(doca_mmap_dev_get_dpa_handle(m, dev, &h));
 	assert_int_not_equal(h, 0);
 	return h;
+}
+
+/* A buffer array on the DPA: one 64-byte element after another. */
+static struct doca_buf_arr *arr_create(struct doca_mmap *m, uint64_t *handle)
+{
+	struct doca_buf_arr *a;
+
+	assert_doca_ok(doca_buf_arr_create(BUF_SIZE / ARR_ELEM, &a));
+	assert_doca_ok(doca_buf_arr_set_target_dpa(a, dpa));
+	assert_doca_ok(doca_buf_arr_set_params(a, m, ARR_ELEM, 0));
+	assert_doca_ok(doca_buf_arr_start(a));
+	assert_doca_ok(doca_buf_arr_get_dpa_handle(a, handle));
+	assert_int_not_equal(*handle, 0);
+	return a;
 }
 
 static struct doca_dpa_completion *comp_create(uint64_t *handle)
@@ -203,6 +219,8 @@ static int setup(void **unused)
 	st->init_buf = (uintptr_t)init_buf;
 	st->tgt_buf = (uintptr_t)tgt_buf;
 	st->heap_buf = heap;
+	init_arr = arr_create(init_mmap, &st->init_arr);
+	tgt_remote_arr = arr_create(tgt_remote, &st->tgt_remote_arr);
 
 	assert_doca_ok(doca_sync_event_create(&done_ev));
 	assert_doca_ok(doca_sync_event_add_publisher_location_dpa(done_ev, dpa));
@@ -248,6 +266,8 @@ static int teardown(void **unused)
 	assert_doca_ok(doca_sync_event_destroy(sig_ev));
 	assert_doca_ok(doca_sync_event_stop(done_ev));
 	assert_doca_ok(doca_sync_event_destroy(done_ev));
+	assert_doca_ok(doca_buf_arr_destroy(init_arr));
+	assert_doca_ok(doca_buf_arr_destroy(tgt_remote_arr));
 	struct doca_mmap *mmaps[] = { init_remote, tgt_remote, init_mmap, tgt_mmap, heap_mmap };
 	for (size_t i = 0; i < sizeof(mmaps) / sizeof(mmaps[0]); i++) {
 		if (!mmaps[i])
@@ -356,24 +376,38 @@ static void test_signals(void **unused)
 	assert_doca_ok(doca_dpa_peek_at_last_error(dpa));
 }
 
+/* The _buf_ forms with buffers from arrays on the DPA (one over an mmap
+ * created from an export). */
+static void test_buf_arrays(void **unused)
+{
+	(void)unused;
+	run(CMD_BUFS, 12);
+	assert_int_equal(st->num_records, 12);
+	find(10, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 12);
+	find(10, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 13);
+	assert_memory_equal(tgt_buf + BUF_WRITE_DST * ARR_ELEM, init_buf + BUF_WRITE_SRC * ARR_ELEM,
+	                    ARR_ELEM);
+	assert_memory_equal(init_buf + BUF_READ_DST * ARR_ELEM, tgt_buf + BUF_READ_SRC * ARR_ELEM,
+	                    ARR_ELEM);
+	assert_doca_ok(doca_dpa_peek_at_last_error(dpa));
+}
+
 /* Bad posts: nothing posted, logged, the first one's error kept; a valid
  * post after them completes (exactly one more completion). */
 static void test_bad_input(void **unused)
 {
 	(void)unused;
-	run(CMD_BAD, 11);
-	assert_int_equal(st->num_records, 11);
-	/* conn0's 13th post (the two signals took 10 and 11) */
-	find(10, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 12);
+	run(CMD_BAD, 13);
+	assert_int_equal(st->num_records, 13);
+	find(12, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 14);
 	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ops),
-		cmocka_unit_test(test_optimize_reports),
-		cmocka_unit_test(test_signals),
+		cmocka_unit_test(test_ops),       cmocka_unit_test(test_optimize_reports),
+		cmocka_unit_test(test_signals),   cmocka_unit_test(test_buf_arrays),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
