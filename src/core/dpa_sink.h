@@ -10,6 +10,7 @@
 #ifndef SDOCA_CORE_DPA_SINK_H_
 #define SDOCA_CORE_DPA_SINK_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,9 @@ struct sdoca_dpa_cqe {
  * the soft NIC's worker lock held). */
 struct sdoca_cq_sink {
 	void (*push)(struct sdoca_cq_sink *sink, const struct sdoca_dpa_cqe *cqe);
+	/* RDMA contexts attached: the completion context cannot be destroyed
+	 * under them (IN_USE). */
+	_Atomic unsigned int users;
 };
 
 /* What a DPA mmap handle names, copied out under the table's lock. */

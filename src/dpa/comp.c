@@ -314,6 +314,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
 {
 	SDOCA_CHECK_ARG(dpa_comp);
+	if (atomic_load(&dpa_comp->sink.users) > 0)
+		SDOCA_FAIL(DOCA_ERROR_IN_USE,
+		           "%s: %u RDMA context(s) attached with doca_rdma_dpa_completion_attach "
+		           "still exist",
+		           __func__, atomic_load(&dpa_comp->sink.users));
 	if (dpa_comp->handle != 0)
 		handle_unregister(dpa_comp->handle);
 	if (dpa_comp->thread != NULL)

@@ -174,6 +174,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 	status = sdoca_ctx_fini(&rdma->ctx);
 	if (status != DOCA_SUCCESS)
 		return status;
+	rdma_dpa_detach(rdma);
 	free(rdma);
 	return DOCA_SUCCESS;
 }

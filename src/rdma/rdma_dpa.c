@@ -128,8 +128,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma 
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__);
 	/* The completion context's first member is its sink (core/dpa_sink.h). */
+	rdma_dpa_detach(rdma);
 	rdma->dpa_sink = (struct sdoca_cq_sink *)(void *)dpa_comp;
+	atomic_fetch_add(&rdma->dpa_sink->users, 1);
 	return DOCA_SUCCESS;
+}
+
+void rdma_dpa_detach(struct doca_rdma *rdma)
+{
+	if (rdma->dpa_sink)
+		atomic_fetch_sub(&rdma->dpa_sink->users, 1);
+	rdma->dpa_sink = NULL;
 }
 
 /* --- completions (worker lock held, any thread) --- */

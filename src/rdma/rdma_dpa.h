@@ -64,5 +64,7 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint3
 doca_error_t rdma_dpa_start(struct doca_rdma *rdma);
 void rdma_dpa_stop(struct doca_rdma *rdma);
 void rdma_dpa_stopped(struct doca_rdma *rdma);
+/* Lets the attached completion context go (destroy, re-attach). */
+void rdma_dpa_detach(struct doca_rdma *rdma);
 
 #endif /* SDOCA_RDMA_RDMA_DPA_H_ */

@@ -10,12 +10,13 @@
 
 enum rdma_cmd {
 	CMD_NONE,
-	CMD_RECEIVES, /* target: 2 receives; initiator: 1 (for the loopback) */
-	CMD_OPS,      /* write, read, send_imm, write_imm, atomic; a loopback send_imm */
-	CMD_OPTIMIZE, /* 4 writes with OPTIMIZE_REPORTS, held, then one with FLUSH */
-	CMD_SIGNAL,   /* signal_set 40 then signal_add 2 to the target's event */
-	CMD_BUFS,     /* a _buf_ write and read through buffer arrays on the DPA */
-	CMD_BAD,      /* bad handle, connection id out of range, range outside the mmap */
+	CMD_RECEIVES,   /* target: 2 receives; initiator: 1 (for the loopback) */
+	CMD_OPS,        /* write, read, send_imm, write_imm, atomic; a loopback send_imm */
+	CMD_OPTIMIZE,   /* 4 writes with OPTIMIZE_REPORTS, held, then one with FLUSH */
+	CMD_SIGNAL,     /* signal_set 40 then signal_add 2 to the target's event */
+	CMD_BUFS,       /* a _buf_ write and read through buffer arrays on the DPA */
+	CMD_BAD,        /* bad handle, connection id out of range, range outside the mmap */
+	CMD_REMOTE_ERR, /* a write the peer's mmap does not allow: SEND_ERR */
 };
 
 /* Offsets in the target's buffer and the initiator's. */
@@ -31,6 +32,7 @@ enum rdma_cmd {
 #define INIT_LOOP_SEND_AT 640
 #define INIT_LOOP_RECV_AT 768
 #define BUF_SIZE 4096
+#define RO_AT 3072 /* the read-only (for peers) KiB of init_buf */
 #define ARR_ELEM 64
 #define BUF_WRITE_SRC 0  /* initiator element written ... */
 #define BUF_WRITE_DST 40 /* ... to this target element */
@@ -64,6 +66,8 @@ struct rdma_state {
 	uint32_t tgt_mmap, tgt_remote_mmap;   /* the target's local, and imported */
 	uint32_t heap_mmap;                   /* over a DPA heap allocation */
 	uint32_t pad;
+	uint32_t ro_remote_mmap; /* init_buf's last KiB, exported without RDMA write */
+	uint32_t pad2;
 	uint64_t init_arr, tgt_remote_arr; /* 64-byte elements over init_buf and the target's */
 	uint64_t init_buf, tgt_buf, heap_buf;
 	uint64_t cmd, cmd_done;

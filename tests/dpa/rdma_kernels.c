@@ -119,6 +119,15 @@ static void bad(struct rdma_state *s)
 	                             s->init_buf + INIT_SRC_AT, 8, f);
 }
 
+/* Over the loopback connection, into memory its export does not let peers
+ * write: the responder refuses it, the requester raises SEND_ERR. */
+static void remote_err(struct rdma_state *s)
+{
+	doca_dpa_dev_rdma_post_write(s->init_rdma, s->conn_loop, s->ro_remote_mmap,
+	                             s->init_buf + RO_AT, s->init_mmap, s->init_buf + INIT_SRC_AT,
+	                             8, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+}
+
 __dpa_global__ void rdma_kernel(uint64_t arg)
 {
 	struct rdma_state *s = (struct rdma_state *)doca_dpa_dev_thread_get_local_storage();
@@ -145,6 +154,9 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 			break;
 		case CMD_BAD:
 			bad(s);
+			break;
+		case CMD_REMOTE_ERR:
+			remote_err(s);
 			break;
 		}
 		s->cmd_done = s->cmd;

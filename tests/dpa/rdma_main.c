@@ -44,6 +44,7 @@ static struct doca_rdma *init_rdma, *tgt_rdma;
 static struct doca_rdma_connection *conn0, *conn_loop, *tgt_conn0;
 static uint32_t tgt_conn0_id;
 static struct doca_mmap *init_mmap, *tgt_mmap, *init_remote, *tgt_remote, *heap_mmap;
+static struct doca_mmap *ro_mmap, *ro_remote;
 static struct doca_buf_arr *init_arr, *tgt_remote_arr;
 static struct doca_sync_event *done_ev, *sig_ev;
 static struct doca_sync_event_remote_net *sig_remote;
@@ -122,6 +123,7 @@ static struct doca_rdma *rdma_create(struct doca_dpa_completion *comp, uint64_t 
 	assert_doca_ok(doca_rdma_set_max_num_connections(r, 4));
 	assert_doca_ok(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa));
 	assert_doca_ok(doca_rdma_dpa_completion_attach(r, comp));
+	assert_int_equal(doca_dpa_completion_destroy(comp), DOCA_ERROR_IN_USE);
 	assert_int_equal(doca_rdma_get_dpa_handle(r, &h), DOCA_ERROR_BAD_STATE);
 	/* No progress engine: RUNNING when the start returns. */
 	assert_doca_ok(doca_ctx_start(doca_rdma_as_ctx(r)));
@@ -216,6 +218,14 @@ static int setup(void **unused)
 	st->init_remote_mmap = mmap_handle(init_remote);
 	st->tgt_remote_mmap = mmap_handle(tgt_remote);
 	st->heap_mmap = mmap_handle(heap_mmap);
+	assert_doca_ok(doca_mmap_create(&ro_mmap));
+	assert_doca_ok(doca_mmap_set_memrange(ro_mmap, init_buf + RO_AT, BUF_SIZE - RO_AT));
+	assert_doca_ok(doca_mmap_add_dev(ro_mmap, dev));
+	assert_doca_ok(doca_mmap_set_permissions(ro_mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE |
+	                                                          DOCA_ACCESS_FLAG_RDMA_READ));
+	assert_doca_ok(doca_mmap_start(ro_mmap));
+	ro_remote = mmap_import(ro_mmap);
+	st->ro_remote_mmap = mmap_handle(ro_remote);
 	st->init_buf = (uintptr_t)init_buf;
 	st->tgt_buf = (uintptr_t)tgt_buf;
 	st->heap_buf = heap;
@@ -268,7 +278,8 @@ static int teardown(void **unused)
 	assert_doca_ok(doca_sync_event_destroy(done_ev));
 	assert_doca_ok(doca_buf_arr_destroy(init_arr));
 	assert_doca_ok(doca_buf_arr_destroy(tgt_remote_arr));
-	struct doca_mmap *mmaps[] = { init_remote, tgt_remote, init_mmap, tgt_mmap, heap_mmap };
+	struct doca_mmap *mmaps[] = { init_remote, tgt_remote, ro_remote, init_mmap,
+		                      tgt_mmap,    ro_mmap,    heap_mmap };
 	for (size_t i = 0; i < sizeof(mmaps) / sizeof(mmaps[0]); i++) {
 		if (!mmaps[i])
 			continue;
@@ -403,12 +414,28 @@ static void test_bad_input(void **unused)
 	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
 }
 
+/* A write the target memory's export does not allow: refused by the peer,
+ * reported as SEND_ERR with the connection id; the bytes are unchanged. */
+static void test_remote_error(void **unused)
+{
+	unsigned char before[8];
+
+	(void)unused;
+	memcpy(before, init_buf + RO_AT, sizeof(before));
+	run(CMD_REMOTE_ERR, 14);
+	assert_int_equal(st->num_records, 14);
+	const struct cqe_record *r = &st->records[13];
+	assert_int_equal(r->type, DOCA_DPA_DEV_COMP_SEND_ERR);
+	assert_int_equal(r->user_data, st->conn_loop);
+	assert_memory_equal(init_buf + RO_AT, before, sizeof(before));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ops),       cmocka_unit_test(test_optimize_reports),
 		cmocka_unit_test(test_signals),   cmocka_unit_test(test_buf_arrays),
-		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_remote_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
