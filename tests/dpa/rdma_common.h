@@ -16,6 +16,8 @@ enum rdma_cmd {
 	CMD_SIGNAL,     /* signal_set 40 then signal_add 2 to the target's event */
 	CMD_BUFS,       /* a _buf_ write and read through buffer arrays on the DPA */
 	CMD_BAD,        /* bad handle, connection id out of range, range outside the mmap */
+	CMD_HOLD,       /* a write without FLUSH: held */
+	CMD_FLUSH,      /* a write with FLUSH: sends the held one and itself */
 	CMD_REMOTE_ERR, /* a write the peer's mmap does not allow: SEND_ERR */
 };
 
@@ -32,7 +34,8 @@ enum rdma_cmd {
 #define INIT_LOOP_SEND_AT 640
 #define INIT_LOOP_RECV_AT 768
 #define BUF_SIZE 4096
-#define RO_AT 3072 /* the read-only (for peers) KiB of init_buf */
+#define RO_AT 3072       /* the read-only (for peers) KiB of init_buf */
+#define TGT_HOLD_AT 3072 /* the held write, then the flushing one */
 #define ARR_ELEM 64
 #define BUF_WRITE_SRC 0  /* initiator element written ... */
 #define BUF_WRITE_DST 40 /* ... to this target element */

@@ -119,6 +119,12 @@ static void bad(struct rdma_state *s)
 	                             s->init_buf + INIT_SRC_AT, 8, f);
 }
 
+static void hold(struct rdma_state *s, uint64_t at, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_write(s->init_rdma, s->conn0, s->tgt_remote_mmap, s->tgt_buf + at,
+	                             s->init_mmap, s->init_buf + INIT_SRC_AT, 64, flags);
+}
+
 /* Over the loopback connection, into memory its export does not let peers
  * write: the responder refuses it, the requester raises SEND_ERR. */
 static void remote_err(struct rdma_state *s)
@@ -154,6 +160,12 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 			break;
 		case CMD_BAD:
 			bad(s);
+			break;
+		case CMD_HOLD:
+			hold(s, TGT_HOLD_AT, DOCA_DPA_DEV_SUBMIT_FLAG_NONE);
+			break;
+		case CMD_FLUSH:
+			hold(s, TGT_HOLD_AT + 64, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
 			break;
 		case CMD_REMOTE_ERR:
 			remote_err(s);

@@ -414,6 +414,26 @@ static void test_bad_input(void **unused)
 	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
 }
 
+/* A post without FLUSH is held: once the command ran, nothing arrived and
+ * nothing completed (deterministic: it never reached the soft NIC). The
+ * next FLUSH post sends it, then itself: two completions, in order. */
+static void test_held_until_flush(void **unused)
+{
+	unsigned char before[64];
+
+	(void)unused;
+	memcpy(before, tgt_buf + TGT_HOLD_AT, sizeof(before));
+	run(CMD_HOLD, 13);
+	assert_int_equal(st->num_records, 13);
+	assert_memory_equal(tgt_buf + TGT_HOLD_AT, before, sizeof(before));
+	run(CMD_FLUSH, 15);
+	assert_int_equal(st->num_records, 15);
+	assert_int_equal(st->records[13].wr_index, 15);
+	assert_int_equal(st->records[14].wr_index, 16);
+	assert_memory_equal(tgt_buf + TGT_HOLD_AT, init_buf + INIT_SRC_AT, 64);
+	assert_memory_equal(tgt_buf + TGT_HOLD_AT + 64, init_buf + INIT_SRC_AT, 64);
+}
+
 /* A write the target memory's export does not allow: refused by the peer,
  * reported as SEND_ERR with the connection id; the bytes are unchanged. */
 static void test_remote_error(void **unused)
@@ -422,9 +442,9 @@ static void test_remote_error(void **unused)
 
 	(void)unused;
 	memcpy(before, init_buf + RO_AT, sizeof(before));
-	run(CMD_REMOTE_ERR, 14);
-	assert_int_equal(st->num_records, 14);
-	const struct cqe_record *r = &st->records[13];
+	run(CMD_REMOTE_ERR, 16);
+	assert_int_equal(st->num_records, 16);
+	const struct cqe_record *r = &st->records[15];
 	assert_int_equal(r->type, DOCA_DPA_DEV_COMP_SEND_ERR);
 	assert_int_equal(r->user_data, st->conn_loop);
 	assert_memory_equal(init_buf + RO_AT, before, sizeof(before));
@@ -433,9 +453,10 @@ static void test_remote_error(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ops),       cmocka_unit_test(test_optimize_reports),
-		cmocka_unit_test(test_signals),   cmocka_unit_test(test_buf_arrays),
-		cmocka_unit_test(test_bad_input), cmocka_unit_test(test_remote_error),
+		cmocka_unit_test(test_ops),          cmocka_unit_test(test_optimize_reports),
+		cmocka_unit_test(test_signals),      cmocka_unit_test(test_buf_arrays),
+		cmocka_unit_test(test_bad_input),    cmocka_unit_test(test_held_until_flush),
+		cmocka_unit_test(test_remote_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
