@@ -15,7 +15,10 @@
  */
 #include <stdlib.h>
 
+#include <string.h>
+
 #include <doca_buf_array.h>
+#include <doca_dpa_dev_buf.h>
 #include <softdoca.h>
 
 #include "core/mmap.h"
@@ -24,7 +27,6 @@
 SDOCA_LOG_MODULE(buf_array);
 
 #define NO_GPU "softdoca has no GPU data path"
-#define NO_DPA "the DPA emulation is not built yet"
 
 struct doca_buf_arr {
 	size_t num_elem;
@@ -32,6 +34,9 @@ struct doca_buf_arr {
 	size_t elem_size;
 	uint64_t start_offset;
 	bool started;
+	struct doca_dpa *dpa; /* doca_buf_arr_set_target_dpa */
+	/* a DPA target's records, in DPA memory (host memory, docs/dpa.md 2.3) */
+	struct doca_dpa_dev_buf_arr *dev_arr;
 };
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_buf_arr **buf_arr)
@@ -59,9 +64,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr,
                                                            struct doca_dpa *dpa_handler)
 {
-	(void)dpa_handler;
 	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	SDOCA_CHECK_ARG(dpa_handler);
+	if (buf_arr->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array is started", __func__);
+	buf_arr->dpa = dpa_handler;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_arr,
@@ -88,7 +96,7 @@ static doca_error_t check_layout(const struct doca_buf_arr *arr)
 
 	if (!mmap->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_start: the mmap is not started");
-	if (mmap->from_export)
+	if (mmap->from_export && !arr->dpa)
 		SDOCA_FAIL(
 		        DOCA_ERROR_INVALID_VALUE,
 		        "doca_buf_arr_start: a CPU array needs a local mmap, not an imported one");
@@ -100,6 +108,45 @@ static doca_error_t check_layout(const struct doca_buf_arr *arr)
 		        "in the mmap's %zu bytes",
 		        arr->num_elem, arr->elem_size, (unsigned long long)arr->start_offset,
 		        mmap->len);
+	return DOCA_SUCCESS;
+}
+
+static void dpa_records_free(struct doca_buf_arr *arr)
+{
+	if (!arr->dev_arr)
+		return;
+	free(arr->dev_arr->bufs);
+	free(arr->dev_arr);
+	arr->dev_arr = NULL;
+}
+
+/* A DPA target: one 32-byte record per element (address, length, the
+ * mmap's DPA handle) that kernels read with the inline accessors. */
+static doca_error_t dpa_records(struct doca_buf_arr *arr)
+{
+	uint32_t handle;
+	doca_error_t status = sdoca_mmap_dpa_handle(arr->mmap, &handle);
+	size_t bytes = arr->num_elem * sizeof(struct doca_dpa_dev_buf);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	arr->dev_arr = aligned_alloc(64, sizeof(*arr->dev_arr));
+	if (!arr->dev_arr)
+		return DOCA_ERROR_NO_MEMORY;
+	memset(arr->dev_arr, 0, sizeof(*arr->dev_arr));
+	arr->dev_arr->bufs = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	if (!arr->dev_arr->bufs) {
+		dpa_records_free(arr);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	memset(arr->dev_arr->bufs, 0, bytes);
+	for (size_t i = 0; i < arr->num_elem; i++) {
+		struct doca_dpa_dev_buf *b = &arr->dev_arr->bufs[i];
+
+		b->addr = (uintptr_t)arr->mmap->addr + arr->start_offset + i * arr->elem_size;
+		b->len = arr->elem_size;
+		b->mmap = handle;
+	}
 	return DOCA_SUCCESS;
 }
 
@@ -116,6 +163,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr)
 	status = check_layout(buf_arr);
 	if (status != DOCA_SUCCESS)
 		return status;
+	if (buf_arr->dpa) {
+		status = dpa_records(buf_arr);
+		if (status != DOCA_SUCCESS)
+			return status;
+	}
 	/* Held like a buffer: the mmap refuses stop and destroy meanwhile. */
 	atomic_fetch_add(&buf_arr->mmap->num_bufs, 1);
 	buf_arr->started = true;
@@ -128,6 +180,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr)
 	if (!buf_arr->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_stop: the array is not started");
 	atomic_fetch_sub(&buf_arr->mmap->num_bufs, 1);
+	dpa_records_free(buf_arr);
 	buf_arr->started = false;
 	return DOCA_SUCCESS;
 }
@@ -138,6 +191,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr
 	SDOCA_CHECK_ARG(buf_arr);
 	if (buf_arr->started)
 		atomic_fetch_sub(&buf_arr->mmap->num_bufs, 1);
+	dpa_records_free(buf_arr);
 	free(buf_arr);
 	return DOCA_SUCCESS;
 }
@@ -153,9 +207,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr,
                                                            doca_dpa_dev_buf_arr_t *dpa_buf_arr)
 {
-	(void)dpa_buf_arr;
 	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	SDOCA_CHECK_ARG(dpa_buf_arr);
+	if (!buf_arr->dpa)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA", __func__);
+	if (!buf_arr->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array is not started", __func__);
+	*dpa_buf_arr = (uintptr_t)buf_arr->dev_arr;
+	return DOCA_SUCCESS;
 }
 
 /* DOCA 2.5's forms (doca_buf_array.h binds them for programs built for 2.5
@@ -201,9 +260,14 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
         const struct doca_buf_arr *buf_arr, struct doca_dpa_dev_buf_arr **dpa_buf_arr)
 {
-	(void)dpa_buf_arr;
 	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	SDOCA_CHECK_ARG(dpa_buf_arr);
+	if (!buf_arr->dpa)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA", __func__);
+	if (!buf_arr->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array is not started", __func__);
+	*dpa_buf_arr = buf_arr->dev_arr;
+	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t softdoca_buf_arr_get_elem(const struct doca_buf_arr *buf_arr,

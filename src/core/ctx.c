@@ -113,8 +113,53 @@ static doca_error_t ctx_start(struct doca_ctx *ctx, uint16_t api_version)
 	return how == SDOCA_START_PENDING ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS;
 }
 
+/* How long a context on the DPA data path may take to start or stop. */
+#define DPA_PATH_WAIT_NS (10ull * 1000 * 1000 * 1000)
+
+static uint64_t monotonic_ns(void);
+
+/* Progresses the context's own PE until it reaches state (bounded). */
+static bool progress_until(struct doca_ctx *ctx, enum doca_ctx_states state)
+{
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 10 * 1000 };
+	uint64_t deadline = monotonic_ns() + DPA_PATH_WAIT_NS;
+
+	while (ctx->state != state && monotonic_ns() < deadline)
+		if (doca_pe_progress(ctx->pe) == 0)
+			nanosleep(&nap, NULL);
+	return ctx->state == state;
+}
+
+/* A context on the DPA data path has no progress engine of the program's:
+ * it gets one of its own and starts synchronously (docs/dpa.md 2.8). */
+static doca_error_t start_on_dpa(struct doca_ctx *ctx)
+{
+	doca_error_t status;
+
+	if (!ctx->pe) {
+		if (!ctx->v202.own_pe) {
+			status = doca_pe_create(&ctx->v202.own_pe);
+			if (status != DOCA_SUCCESS)
+				return status;
+		}
+		(void)doca_pe_connect_ctx(ctx->v202.own_pe, ctx);
+	}
+	status = ctx_start(ctx, 300);
+	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS)
+		return status;
+	if (!progress_until(ctx, DOCA_CTX_STATE_RUNNING)) {
+		(void)doca_ctx_stop(ctx);
+		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION,
+		           "doca_ctx_start: %s context on the DPA data path did not start",
+		           ctx->ops->name);
+	}
+	return DOCA_SUCCESS;
+}
+
 DOCA_STABLE doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 {
+	if (ctx && ctx->dpa && ctx->state == DOCA_CTX_STATE_IDLE)
+		return start_on_dpa(ctx);
 	return ctx_start(ctx, 300);
 }
 
@@ -246,7 +291,24 @@ static bool begin_stop(struct doca_ctx *ctx)
  * is not inside a callback of the context's PE, else from a later
  * doca_pe_progress().
  */
+static doca_error_t ctx_stop(struct doca_ctx *ctx);
+
+/* On the DPA data path the stop is synchronous too: its own PE is
+ * progressed here until the connections are torn down. */
 DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
+{
+	doca_error_t status = ctx_stop(ctx);
+
+	if (status != DOCA_ERROR_IN_PROGRESS || !ctx->dpa || ctx->pe != ctx->v202.own_pe)
+		return status;
+	if (!progress_until(ctx, DOCA_CTX_STATE_IDLE))
+		SDOCA_FAIL(DOCA_ERROR_TIME_OUT,
+		           "doca_ctx_stop: %s context on the DPA data path did not stop",
+		           ctx->ops->name);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t ctx_stop(struct doca_ctx *ctx)
 {
 	bool pending;
 
@@ -384,7 +446,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx
 {
 	SDOCA_CHECK_ARG(ctx);
 	SDOCA_CHECK_ARG(dpa_dev);
-	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the %s context is not IDLE", __func__,
+		           ctx->ops->name);
+	if (ctx->pe && ctx->pe != ctx->v202.own_pe)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "%s: the %s context is connected to a progress engine; a context on "
+		           "the DPA data path has none",
+		           __func__, ctx->ops->name);
+	ctx->dpa = dpa_dev;
+	return DOCA_SUCCESS;
 }
 
 /* A soft device has one completion vector: the PE's notification handle. */

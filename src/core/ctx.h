@@ -151,6 +151,9 @@ struct doca_ctx {
 	uint64_t stop_epoch;
 	uint16_t api_version;         /* the DOCA generation the program was built for */
 	LIST_ENTRY(doca_ctx) pe_link; /* in its PE's contexts */
+	/* doca_ctx_set_datapath_on_dpa: started and stopped synchronously on a
+	 * PE of its own (v202.own_pe), its data path driven by DPA kernels. */
+	struct doca_dpa *dpa;
 	/* DOCA 2.2 (doca_workq): started by its doca_ctx_start (RUNNING, or in
 	 * ERROR after a failure) until its doca_ctx_stop; the PE softdoca made
 	 * for it; its work queue and its jobs there (submitted, not retrieved). */

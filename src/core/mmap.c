@@ -10,6 +10,7 @@
  * it only describes the peer's range, has no key of this process, and may be
  * stopped before it is destroyed (DOCA programs' usual clean-up) or not.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include "core/blob.h"
 #include "core/bytes.h"
 #include "core/dev.h"
+#include "core/dpa_sink.h"
 #include "core/faults.h"
 #include "core/mmap.h"
 #include "core/sdk_log.h"
@@ -80,6 +82,8 @@ static void release_key(struct doca_mmap *mmap)
 	free_exports(mmap);
 }
 
+static void dpa_table_remove(struct doca_mmap *mmap);
+
 DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 {
 	uint32_t bufs;
@@ -92,6 +96,7 @@ DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		        "doca_mmap_destroy: %u buffer(s) still point into the mmap; release them "
 		        "with doca_buf_dec_refcount first",
 		        bufs);
+	dpa_table_remove(mmap);
 	if (mmap->started && !mmap->from_export)
 		release_key(mmap);
 	if (mmap->ever_started && mmap->free_cb)
@@ -152,6 +157,7 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	if (bufs > 0)
 		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
 		           "doca_mmap_stop: %u buffer(s) still point into the mmap", bufs);
+	dpa_table_remove(mmap);
 	if (!mmap->from_export)
 		release_key(mmap);
 	mmap->started = false;
@@ -297,6 +303,82 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 	return DOCA_SUCCESS;
 }
 
+/* DPA handles of mmaps (docs/dpa.md 2.2): generation:12 | slot:20, never 0,
+ * so a kernel's stale or made-up value is found out, not dereferenced. A
+ * handle dies with the mmap's stop. */
+#define DPA_MMAP_SLOTS 4096u
+
+static struct {
+	pthread_mutex_t lock;
+	struct doca_mmap *mmap[DPA_MMAP_SLOTS];
+	uint16_t generation[DPA_MMAP_SLOTS];
+} dpa_table = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint32_t dpa_table_add(struct doca_mmap *mmap)
+{
+	uint32_t h = 0;
+
+	pthread_mutex_lock(&dpa_table.lock);
+	for (uint32_t slot = 1; slot < DPA_MMAP_SLOTS; slot++) {
+		if (!dpa_table.mmap[slot]) {
+			dpa_table.mmap[slot] = mmap;
+			dpa_table.generation[slot] = (dpa_table.generation[slot] + 1) & 0xfffu;
+			h = (uint32_t)dpa_table.generation[slot] << 20 | slot;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dpa_table.lock);
+	return h;
+}
+
+static void dpa_table_remove(struct doca_mmap *mmap)
+{
+	if (!mmap->dpa_handle)
+		return;
+	pthread_mutex_lock(&dpa_table.lock);
+	dpa_table.mmap[mmap->dpa_handle & 0xfffffu] = NULL;
+	pthread_mutex_unlock(&dpa_table.lock);
+	mmap->dpa_handle = 0;
+}
+
+SDOCA_EXPORT doca_error_t sdoca_mmap_dpa_lookup(uint32_t handle, struct sdoca_mmap_dpa_view *out)
+{
+	uint32_t slot = handle & 0xfffffu;
+	doca_error_t status = DOCA_ERROR_NOT_FOUND;
+
+	if (slot == 0 || slot >= DPA_MMAP_SLOTS)
+		return status;
+	pthread_mutex_lock(&dpa_table.lock);
+	struct doca_mmap *mmap = dpa_table.mmap[slot];
+	if (mmap && dpa_table.generation[slot] == handle >> 20) {
+		*out = (struct sdoca_mmap_dpa_view){ .addr = mmap->addr,
+			                             .len = mmap->len,
+			                             .access = mmap->access,
+			                             .from_export = mmap->from_export,
+			                             .key = mmap->key };
+		status = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&dpa_table.lock);
+	return status;
+}
+
+doca_error_t sdoca_mmap_dpa_handle(struct doca_mmap *mmap, uint32_t *handle)
+{
+	if (!mmap->started)
+		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
+		           "doca_mmap_dev_get_dpa_handle: the mmap is not started");
+	if (!mmap->dpa_handle) {
+		mmap->dpa_handle = dpa_table_add(mmap);
+		if (!mmap->dpa_handle)
+			SDOCA_FAIL(
+			        DOCA_ERROR_FULL,
+			        "doca_mmap_dev_get_dpa_handle: %u mmaps have DPA handles already",
+			        DPA_MMAP_SLOTS - 1);
+	}
+	*handle = mmap->dpa_handle;
+	return DOCA_SUCCESS;
+}
+
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap,
                                                             const struct doca_dev *dev,
                                                             doca_dpa_dev_mmap_t *dpa_mmap_handle)
@@ -304,7 +386,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mm
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(dev);
 	SDOCA_CHECK_ARG(dpa_mmap_handle);
-	SDOCA_NOT_SUPPORTED("DPA handles need the DPA emulation, which is not built yet");
+	return sdoca_mmap_dpa_handle(mmap, dpa_mmap_handle);
 }
 
 /* Every field of a blob from outside is checked before anything is allocated. */
@@ -413,11 +495,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap
                                                           struct doca_dpa *dpa, uint64_t dpa_addr,
                                                           size_t len)
 {
-	(void)dpa_addr;
-	(void)len;
 	SDOCA_CHECK_ARG(mmap);
 	SDOCA_CHECK_ARG(dpa);
-	SDOCA_NOT_SUPPORTED("DPA memory needs the DPA emulation, which is not built yet");
+	/* DPA memory is host memory (docs/dpa.md 2.3): an ordinary range. */
+	return set_range(mmap, (void *)(uintptr_t)dpa_addr, len);
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr,

@@ -53,7 +53,11 @@ struct doca_mmap {
 	uint64_t peer_node;
 	uint32_t peer_pid;
 	struct doca_dev *import_dev;
+	uint32_t dpa_handle; /* doca_mmap_dev_get_dpa_handle's, 0 = none */
 };
+
+/* The started mmap's DPA handle, registered on first use (mmap.c). */
+doca_error_t sdoca_mmap_dpa_handle(struct doca_mmap *mmap, uint32_t *handle);
 
 /* Buffers count themselves on their mmap unless thread safety disabled counting. */
 static inline bool sdoca_mmap_counts_bufs(const struct doca_mmap *mmap)

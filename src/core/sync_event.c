@@ -378,6 +378,7 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_net *event)
 {
 	SDOCA_CHECK_ARG(event);
+	sdoca_se_remote_dpa_forget(event);
 	sdoca_dev_put(event->dev);
 	free(event);
 	return DOCA_SUCCESS;
@@ -467,14 +468,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_dpa_handle(
 	SDOCA_CHECK_ARG(event);
 	SDOCA_CHECK_ARG(dpa);
 	SDOCA_CHECK_ARG(dpa_remote_event);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	return sdoca_se_remote_dpa_handle(event, dpa_remote_event);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_remote_net_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
 	SDOCA_CHECK_ARG(devinfo);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_gpu_handle(
@@ -553,7 +554,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_export_to_dpa(
 	SDOCA_CHECK_ARG(event);
 	SDOCA_CHECK_ARG(dpa);
 	SDOCA_CHECK_ARG(dpa_remote_event);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	return sdoca_se_remote_dpa_handle(event, dpa_remote_event);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_export_to_gpu(

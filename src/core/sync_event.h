@@ -86,6 +86,7 @@ struct doca_sync_event_remote_net {
 	uint64_t addr;
 	uint64_t peer_node;
 	uint32_t peer_pid;
+	uint64_t dpa_handle; /* doca_sync_event_remote_net_get_dpa_handle's, 0 = none */
 };
 
 /* An operation of a peer's on an event (the responder's execute step). */
@@ -131,6 +132,11 @@ SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_op(uint64_t handle, enum sdoca_se
 doca_error_t sdoca_se_dpa_handle(struct doca_sync_event *ev, uint64_t *handle);
 /* Unregisters it (stop, destroy). */
 void sdoca_se_dpa_forget(struct doca_sync_event *ev);
+/* The same for imported remote-net events (the RDMA data path signals them). */
+doca_error_t sdoca_se_remote_dpa_handle(struct doca_sync_event_remote_net *ev, uint64_t *handle);
+void sdoca_se_remote_dpa_forget(struct doca_sync_event_remote_net *ev);
+SDOCA_EXPORT doca_error_t sdoca_sync_event_remote_dpa_lookup(uint64_t handle, struct sdoca_key *key,
+                                                             uint64_t *addr);
 
 /* The value changed: wake sleepers and a PE with pending wait tasks. */
 void sdoca_se_changed(struct doca_sync_event *ev);

@@ -163,6 +163,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_notification_completion_get_dpa_handle(
 /* ----------------------------------------------------- completion contexts */
 
 struct doca_dpa_completion {
+	struct sdoca_cq_sink sink; /* first: what doca_rdma_dpa_completion_attach keeps */
 	struct doca_dpa *dpa;
 	struct doca_dpa_thread *thread; /* NULL: polled */
 	unsigned int queue_size;
@@ -218,6 +219,12 @@ doca_error_t sdoca_dpa_completion_push(struct doca_dpa_completion *c,
 	if (trigger)
 		sdoca_dpa_thread_trigger(c->thread);
 	return DOCA_SUCCESS;
+}
+
+/* The RDMA data path's way in (core/dpa_sink.h). */
+static void sink_push(struct sdoca_cq_sink *sink, const struct sdoca_dpa_cqe *cqe)
+{
+	(void)sdoca_dpa_completion_push((struct doca_dpa_completion *)sink, cqe);
 }
 
 /* Resolves a device handle; the caller's thread keeps the context alive
@@ -299,6 +306,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
 	c->dpa = dpa;
 	c->queue_size = queue_size;
 	pthread_mutex_init(&c->lock, NULL);
+	c->sink.push = sink_push;
 	*dpa_comp = c;
 	return DOCA_SUCCESS;
 }
@@ -306,6 +314,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
 {
 	SDOCA_CHECK_ARG(dpa_comp);
+	if (atomic_load(&dpa_comp->sink.users) > 0)
+		SDOCA_FAIL(DOCA_ERROR_IN_USE,
+		           "%s: %u RDMA context(s) attached with doca_rdma_dpa_completion_attach "
+		           "still exist",
+		           __func__, atomic_load(&dpa_comp->sink.users));
 	if (dpa_comp->handle != 0)
 		handle_unregister(dpa_comp->handle);
 	if (dpa_comp->thread != NULL)

@@ -11,23 +11,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/dpa_sink.h"
 #include "dpa/dpa.h"
 
 /* Handle tags (docs/dpa.md 2.2). */
 #define SDOCA_DPA_TAG_COMPLETION 0xc1u
 #define SDOCA_DPA_TAG_NOTIFY 0xc2u
-
-/* One completion element (2.7). */
-struct sdoca_dpa_cqe {
-	uint32_t type; /* doca_dpa_dev_completion_type_t */
-	uint32_t user_data;
-	uint32_t immediate;
-	uint32_t wr_index;
-	uint32_t byte_count;
-	uint32_t syndrome;
-	uint32_t qpn;
-	uint32_t reserved;
-};
 
 /* Triggers the thread of a started notification completion; false if h
  * names none. */

@@ -15,6 +15,7 @@
 #include "core/dev.h"
 #include "core/sdk_log.h"
 #include "rdma/rdma.h"
+#include "rdma/rdma_dpa.h"
 
 SDOCA_LOG_MODULE(rdma);
 
@@ -36,6 +37,15 @@ static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
 		nic_worker_put(rdma->worker);
 		rdma->worker = NULL;
 		return status;
+	}
+	if (ctx->dpa) {
+		status = rdma_dpa_start(rdma);
+		if (status != DOCA_SUCCESS) {
+			rdma_connections_free(rdma);
+			nic_worker_put(rdma->worker);
+			rdma->worker = NULL;
+			return status;
+		}
 	}
 	/* DOCA 2.5: RUNNING once connected; 3.x and 2.2 at the next progress. */
 	*how = ctx->api_version == 205 ? SDOCA_START_PENDING : SDOCA_START_DEFERRED;
@@ -66,6 +76,8 @@ static void rdma_stop(struct doca_ctx *ctx)
 
 	if (!rdma->worker)
 		return;
+	if (rdma->dpa_path)
+		rdma_dpa_stop(rdma);
 	rdma_connections_stop(rdma);
 	nic_srq_flush(&rdma->srq, RDMA_FLUSH_STATUS);
 }
@@ -76,6 +88,8 @@ static void rdma_stopped(struct doca_ctx *ctx)
 
 	if (!rdma->worker)
 		return;
+	if (rdma->dpa_path)
+		rdma_dpa_stopped(rdma);
 	rdma_connections_free(rdma);
 	nic_worker_put(rdma->worker);
 	rdma->worker = NULL;
@@ -160,6 +174,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 	status = sdoca_ctx_fini(&rdma->ctx);
 	if (status != DOCA_SUCCESS)
 		return status;
+	rdma_dpa_detach(rdma);
 	free(rdma);
 	return DOCA_SUCCESS;
 }
@@ -446,26 +461,10 @@ DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
 
 /* --- the GPU and DPA data paths --- */
 
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
-                                                        doca_dpa_dev_rdma_t *dpa_rdma)
-{
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(dpa_rdma);
-	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
-}
-
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
                                                         struct doca_gpu_dev_rdma **gpu_rdma)
 {
 	SDOCA_CHECK_ARG(rdma);
 	SDOCA_CHECK_ARG(gpu_rdma);
 	SDOCA_NOT_SUPPORTED("softdoca has no GPU data path");
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma,
-                                                               struct doca_dpa_completion *dpa_comp)
-{
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(dpa_comp);
-	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
 }

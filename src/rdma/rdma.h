@@ -108,6 +108,8 @@ struct rdma_conn_event {
 };
 
 struct rdma_listener;
+struct rdma_dpa;
+struct sdoca_cq_sink;
 
 struct doca_rdma_connection {
 	struct doca_rdma *rdma;
@@ -183,6 +185,10 @@ struct doca_rdma {
 	uint32_t live;                         /* slots not FREE */
 	struct doca_rdma_connection *implicit; /* the first exported (DOCA 2.5) */
 	struct rdma_listener *listeners;
+	/* the DPA data path (rdma_dpa.c) */
+	struct sdoca_cq_sink *dpa_sink; /* doca_rdma_dpa_completion_attach */
+	struct rdma_dpa *dpa_path;      /* while started on the DPA data path */
+	uint64_t dpa_handle;            /* doca_rdma_get_dpa_handle's, 0 = none */
 };
 
 /* What the application gives a task: *_allocate_init and the setters. */

@@ -492,15 +492,15 @@ static void test_buf_array(void **state)
 	assert_int_equal(bufs, 1);
 	assert_doca_err(doca_mmap_stop(mmap), DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_err(doca_mmap_destroy(mmap), DOCA_ERROR_IN_USE);
-	/* no GPU, no DPA */
+	/* no GPU; a DPA target is set while stopped, its handle needs one */
 	assert_doca_err(doca_buf_arr_set_target_gpu(arr, NULL), DOCA_ERROR_NOT_SUPPORTED);
-	assert_doca_err(doca_buf_arr_set_target_dpa(arr, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_err(doca_buf_arr_set_target_dpa(arr, NULL), DOCA_ERROR_INVALID_VALUE);
 	{
 		struct doca_gpu_buf_arr *gpu;
 		doca_dpa_dev_buf_arr_t dpa;
 
 		assert_doca_err(doca_buf_arr_get_gpu_handle(arr, &gpu), DOCA_ERROR_NOT_SUPPORTED);
-		assert_doca_err(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_NOT_SUPPORTED);
+		assert_doca_err(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_BAD_STATE);
 	}
 	assert_doca_ok(doca_buf_arr_stop(arr));
 	assert_doca_err(doca_buf_arr_stop(arr), DOCA_ERROR_BAD_STATE);

@@ -404,8 +404,9 @@ static void test_dmabuf_and_dpa(void **state)
 	assert_doca_err(doca_mmap_set_dmabuf_memrange(mmap, 3, NULL, 0, 64),
 	                DOCA_ERROR_NOT_SUPPORTED);
 	assert_doca_ok(doca_mmap_set_dmabuf_memrange(mmap, 3, mem, 0, sizeof(mem)));
+	/* DPA memory is host memory: an ordinary range, set once */
 	assert_doca_err(doca_mmap_set_dpa_memrange(mmap, (struct doca_dpa *)0x1, 0, 64),
-	                DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_NOT_PERMITTED);
 	assert_doca_ok(doca_mmap_enable_thread_safety(mmap));
 	assert_doca_ok(doca_mmap_destroy(mmap));
 }

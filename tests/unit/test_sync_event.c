@@ -136,8 +136,7 @@ static void test_capabilities(void **state)
 	assert_doca_ok(doca_sync_event_cap_is_export_to_dpa_supported(info));
 	assert_doca_err(doca_sync_event_cap_is_export_to_gpu_supported(info),
 	                DOCA_ERROR_NOT_SUPPORTED);
-	assert_doca_err(doca_sync_event_cap_remote_net_is_export_to_dpa_supported(info),
-	                DOCA_ERROR_NOT_SUPPORTED);
+	assert_doca_ok(doca_sync_event_cap_remote_net_is_export_to_dpa_supported(info));
 	assert_doca_err(doca_sync_event_cap_task_get_is_supported(NULL), DOCA_ERROR_INVALID_VALUE);
 }
 

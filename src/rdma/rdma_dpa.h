@@ -1,0 +1,70 @@
+/*
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * RDMA on the DPA data path (docs/dpa.md 2.8): what libdoca_dpa's device
+ * calls post through. A context marked with doca_ctx_set_datapath_on_dpa
+ * gets send and receive slots at start; kernels post by device handle,
+ * connection id and mmap handles; completions go to the attached DPA
+ * completion context through its sink (core/dpa_sink.h).
+ */
+#ifndef SDOCA_RDMA_RDMA_DPA_H_
+#define SDOCA_RDMA_RDMA_DPA_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "core/compiler.h"
+
+struct doca_rdma;
+
+enum sdoca_rdma_dpa_op {
+	SDOCA_RDMA_DPA_WRITE,
+	SDOCA_RDMA_DPA_WRITE_IMM,
+	SDOCA_RDMA_DPA_READ,
+	SDOCA_RDMA_DPA_SEND,
+	SDOCA_RDMA_DPA_SEND_IMM,
+	SDOCA_RDMA_DPA_ATOMIC_FA,
+	SDOCA_RDMA_DPA_SIGNAL_SET,
+	SDOCA_RDMA_DPA_SIGNAL_ADD,
+};
+
+/* Submit flags (doca_dpa_dev.h's values). */
+#define SDOCA_RDMA_DPA_FLUSH 1u
+#define SDOCA_RDMA_DPA_OPTIMIZE_REPORTS 2u
+
+/* One device post. local: source (write, send) or destination (read);
+ * remote: an mmap created from an export (write, read, atomic). */
+struct sdoca_rdma_dpa_post {
+	enum sdoca_rdma_dpa_op op;
+	uint32_t conn_id;
+	uint32_t local_mmap;
+	uint64_t local_addr;
+	uint32_t remote_mmap;
+	uint64_t remote_addr;
+	uint64_t length;
+	uint32_t immediate;
+	uint64_t value;        /* atomic add, signal set/add */
+	uint64_t remote_event; /* signals: a remote-net event's DPA handle */
+	uint32_t flags;
+};
+
+/* Posts; on a bad call returns its error with why filled (nothing posted). */
+SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
+                                              const struct sdoca_rdma_dpa_post *post, char *why,
+                                              size_t why_len);
+SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive(uint64_t rdma_handle, uint32_t mmap, uint64_t addr,
+                                                 uint64_t length, char *why, size_t why_len);
+SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint32_t num, char *why,
+                                                     size_t why_len);
+
+/* rdma.c's start and stop of a context on the DPA data path. */
+doca_error_t rdma_dpa_start(struct doca_rdma *rdma);
+void rdma_dpa_stop(struct doca_rdma *rdma);
+void rdma_dpa_stopped(struct doca_rdma *rdma);
+/* Lets the attached completion context go (destroy, re-attach). */
+void rdma_dpa_detach(struct doca_rdma *rdma);
+
+#endif /* SDOCA_RDMA_RDMA_DPA_H_ */
