@@ -154,7 +154,8 @@ static void test_buf_array_v25_form(void **state)
 	assert_ptr_equal(addr, mem + 128 + 3 * 64);
 	assert_int_equal(len, 64);
 	assert_doca_err(softdoca_buf_arr_get_elem(arr, 4, &addr, &len), DOCA_ERROR_INVALID_VALUE);
-	assert_doca_err(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_NOT_SUPPORTED);
+	/* A DPA handle is for an array whose target is a DPA (not set here). */
+	assert_doca_err(doca_buf_arr_get_dpa_handle(arr, &dpa), DOCA_ERROR_BAD_STATE);
 	assert_doca_ok(doca_buf_arr_stop(arr));
 	assert_doca_ok(doca_buf_arr_destroy(arr));
 	assert_doca_err(doca_buf_arr_create(NULL, &arr), DOCA_ERROR_INVALID_VALUE);
