@@ -14,7 +14,11 @@
  * that UCX delivers inside a call wait for the end of the next progress, so
  * that no callback runs half-way through the soft NIC's bookkeeping. Before
  * this, a resumed TCP peer ran the callback of a request's previous use: a
- * landing completed twice (bench/RESULTS.md, "A resumed peer").
+ * landing completed twice (bench/RESULTS.md, "A resumed peer"). Failures
+ * that come inside UCX's progress wait for its end too: they come from
+ * UCX's handling of an endpoint's failure, which the soft NIC's answer (a
+ * payload released, an ACK sent) must not re-enter; a resumed TCP target
+ * crashed in UCX's socket send that way (see op_done).
  */
 #include "core/sdk_log.h"
 #include "transport/ucx.h"
@@ -91,7 +95,12 @@ static void op_done(void *request, ucs_status_t status, void *user_data)
 		r->finished = true;
 		return;
 	}
-	if (SDOCA_UNLIKELY(worker->calls > 0)) {
+	/* A request failing inside UCX's progress was purged by UCX's handling
+	 * of its endpoint's failure, which is not over yet: what the soft NIC
+	 * does about it calls UCX again (releasing a rendezvous payload sends
+	 * its sender an ATS on that very endpoint) and re-enters UCX's TCP
+	 * transport half-way through tearing the connection down. */
+	if (SDOCA_UNLIKELY(worker->calls > 0 || (status != UCS_OK && worker->progressing > 0))) {
 		*worker->deferred_tail = r;
 		worker->deferred_tail = &r->next;
 		return;
