@@ -78,6 +78,12 @@ struct watched {
 	 * by UCX's own locks, which ThreadSanitizer cannot see. */
 	_Atomic(struct ucx_worker *) worker;
 	atomic_bool ready;
+	/* Bumped (release) as on_ready's last touch of this struct and read
+	 * (acquire) by unwatch_close: tells ThreadSanitizer that a handler has
+	 * finished before the struct is freed, which UCX's removal of the
+	 * handler ensures with locks TSan cannot see. An RMW, so every call's
+	 * release stays in it. */
+	atomic_uint handled;
 };
 
 struct ucx_cm_listener {
@@ -146,6 +152,7 @@ static void on_ready(int fd, ucs_event_set_types_t events, void *arg)
 	ucp = w->ucp;
 	atomic_store_explicit(&x->ready, true, memory_order_relaxed);
 	atomic_store_explicit(&w->cm_ready, true, memory_order_release);
+	atomic_fetch_add_explicit(&x->handled, 1, memory_order_release);
 	ucp_worker_signal(ucp);
 }
 
@@ -168,10 +175,11 @@ static doca_error_t watch(struct ucx_worker *w, struct watched *x, int fd,
 	return DOCA_SUCCESS;
 }
 
-static void unwatch_close(struct ucx_worker *w, int fd)
+static void unwatch_close(struct ucx_worker *w, struct watched *x, int fd)
 {
 	ucs_async_remove_handler(fd, 1); /* waits for a handler running */
 	(void)atomic_load_explicit(&w->cm_ready, memory_order_acquire); /* see on_ready */
+	(void)atomic_load_explicit(&x->handled, memory_order_acquire);  /* see watched */
 	close(fd);
 }
 
@@ -235,7 +243,7 @@ static void conn_free(struct ucx_cm_conn *c)
 	*link = c->next;
 	dequeue_waiting(c);
 	if (c->fd >= 0)
-		unwatch_close(c->worker, c->fd);
+		unwatch_close(c->worker, &c->watch, c->fd);
 	ucx_cm_active(c->worker);
 	free(c->hello_data);
 	free(c->buf);
@@ -618,7 +626,7 @@ void ucx_cm_listener_close(struct xport_listener *listener)
 	while (*link != l)
 		link = &(*link)->next;
 	*link = l->next;
-	unwatch_close(l->worker, l->fd);
+	unwatch_close(l->worker, &l->watch, l->fd);
 	ucx_cm_active(l->worker);
 	free(l);
 }

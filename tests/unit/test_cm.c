@@ -311,18 +311,31 @@ static void connect_to(struct side *s, enum doca_rdma_addr_type type, const char
 }
 
 /* A port for this test: one nobody listens on now. */
+/* A port free on 127.0.0.1 and on ::1: the loopback device's listener
+ * binds both (one free on IPv4 only made a listen fail with IN_USE). */
 static uint16_t free_port(void)
 {
-	struct sockaddr_in in = { .sin_family = AF_INET,
-		                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(in);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	for (int attempt = 0; attempt < 100; attempt++) {
+		struct sockaddr_in in = { .sin_family = AF_INET,
+			                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		struct sockaddr_in6 in6 = { .sin6_family = AF_INET6,
+			                    .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+		socklen_t len = sizeof(in);
+		int fd = socket(AF_INET, SOCK_STREAM, 0), fd6 = socket(AF_INET6, SOCK_STREAM, 0);
+		bool both;
 
-	assert_true(fd >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&in, sizeof(in)), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&in, &len), 0);
-	close(fd);
-	return ntohs(in.sin_port);
+		assert_true(fd >= 0 && fd6 >= 0);
+		assert_int_equal(bind(fd, (struct sockaddr *)&in, sizeof(in)), 0);
+		assert_int_equal(getsockname(fd, (struct sockaddr *)&in, &len), 0);
+		in6.sin6_port = in.sin_port;
+		both = bind(fd6, (struct sockaddr *)&in6, sizeof(in6)) == 0;
+		close(fd);
+		close(fd6);
+		if (both)
+			return ntohs(in.sin_port);
+	}
+	fail_msg("no port free on both 127.0.0.1 and ::1 in 100 tries");
+	return 0;
 }
 
 static int setup(void **state)
