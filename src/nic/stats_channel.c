@@ -367,8 +367,11 @@ static doca_error_t read_all(uint32_t pid, int fd, uint8_t *buf, size_t len, siz
 		n = recv(fd, buf + got, len - got, 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (n < 0 && errno == ECONNRESET && before + got == 0)
-			return DOCA_ERROR_AGAIN; /* closed busy before it read the request */
+		/* Closed busy before it read the request: the reset may come
+		 * before, or after (part of) the busy notice. */
+		if (n < 0 && errno == ECONNRESET && before == 0 &&
+		    got <= sizeof(NIC_STATS_BUSY) - 1 && memcmp(buf, NIC_STATS_BUSY, got) == 0)
+			return DOCA_ERROR_AGAIN;
 		if (n < 0) {
 			SDOCA_ERR("counters of process %u: %s", pid, strerror(errno));
 			return DOCA_ERROR_OPERATING_SYSTEM;
