@@ -71,9 +71,10 @@ struct doca_sync_event {
 	uint8_t *blob;       /* the remote-net export, freed when the key goes */
 	size_t blob_len;
 	/* waiters (any thread) */
-	_Atomic uint32_t wake_seq;   /* the futex word: bumped when sleepers may need waking */
-	_Atomic uint32_t sleepers;   /* threads about to sleep or asleep on wake_seq */
-	_Atomic uint32_t task_waits; /* wait tasks pending: a change wakes the PE */
+	_Atomic uint32_t wake_seq;    /* the futex word: bumped when sleepers may need waking */
+	_Atomic uint32_t sleepers;    /* threads about to sleep or asleep on wake_seq */
+	_Atomic uint32_t task_waits;  /* wait tasks pending: a change wakes the PE */
+	_Atomic uint32_t dpa_waiters; /* kernels between a handle lookup and their wake-up */
 	/* the context's tasks (its PE's thread) */
 	struct sdoca_task_pool pools[SDOCA_SE_TASK_KINDS];
 	struct doca_task *pending; /* wait tasks not satisfied yet, linked by qnext */
@@ -125,6 +126,23 @@ SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void);
  * waiters on a change; NOT_FOUND for a handle naming no started event. */
 SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_op(uint64_t handle, enum sdoca_se_op op,
                                                   uint64_t operand, uint64_t *value);
+
+/* One bounded sleep of a kernel's wait on the event a device handle names
+ * (doca_dpa_dev_sync_event_wait_gt): SUCCESS once cond holds, AGAIN when
+ * timeout_ns passed (or a wake came) first, NOT_FOUND for a handle naming no
+ * started event. It never spins: the caller checks its stop and deadline
+ * between sleeps. The event cannot be freed while a kernel sleeps on it:
+ * its stop or destroy wakes such sleepers and waits until they left. */
+SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_wait(uint64_t handle, enum sdoca_se_cond cond,
+                                                    uint64_t wait_val, uint64_t mask,
+                                                    uint64_t timeout_ns);
+/* The same on an event the caller keeps alive (a kernel launch's wait
+ * event): true once cond holds, false after at most timeout_ns. */
+SDOCA_EXPORT bool sdoca_sync_event_sleep(struct doca_sync_event *ev, enum sdoca_se_cond cond,
+                                         uint64_t wait_val, uint64_t mask, uint64_t timeout_ns);
+/* Wakes every thread asleep on the event, changed or not (a stop that wants
+ * a waiter to look at its own flags now). */
+SDOCA_EXPORT void sdoca_sync_event_wake_all(struct doca_sync_event *ev);
 
 /* --- inside libdoca_common --- */
 

@@ -4,8 +4,13 @@
  *
  * Device handles of sync events for DPA kernels (docs/dpa.md 2.9): a table
  * of tagged values (core/handle_table.h). A kernel's update runs under the
- * table lock, so the event cannot be stopped or destroyed under it.
+ * table lock, so the event cannot be stopped or destroyed under it. A
+ * kernel's wait cannot sleep under that lock: it counts itself in
+ * dpa_waiters under it instead, and forgetting the handle wakes such
+ * sleepers and waits for them to leave before the event may go.
  */
+#include <sched.h>
+
 #include "core/handle_table.h"
 #include "core/sdk_log.h"
 #include "core/sync_event.h"
@@ -31,6 +36,32 @@ doca_error_t sdoca_se_dpa_handle(struct doca_sync_event *ev, uint64_t *handle)
 void sdoca_se_dpa_forget(struct doca_sync_event *ev)
 {
 	sdoca_handle_forget(&local_table, &ev->dpa_handle);
+	/* No kernel finds the event from now on; those asleep on it leave at
+	 * their wake-up (a wake before they sleep is seen as a moved counter). */
+	while (atomic_load(&ev->dpa_waiters) != 0) {
+		sdoca_sync_event_wake_all(ev);
+		sched_yield();
+	}
+}
+
+SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_wait(uint64_t handle, enum sdoca_se_cond cond,
+                                                    uint64_t wait_val, uint64_t mask,
+                                                    uint64_t timeout_ns)
+{
+	struct doca_sync_event *ev = sdoca_handle_lock(&local_table, handle);
+	bool done;
+
+	if (ev == NULL)
+		return DOCA_ERROR_NOT_FOUND;
+	if (sdoca_se_holds(sdoca_se_load(ev), cond, wait_val, mask)) {
+		sdoca_handle_unlock(&local_table);
+		return DOCA_SUCCESS;
+	}
+	atomic_fetch_add(&ev->dpa_waiters, 1);
+	sdoca_handle_unlock(&local_table);
+	done = sdoca_sync_event_sleep(ev, cond, wait_val, mask, timeout_ns);
+	atomic_fetch_sub(&ev->dpa_waiters, 1); /* the last touch: the event may go now */
+	return done ? DOCA_SUCCESS : DOCA_ERROR_AGAIN;
 }
 
 SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_op(uint64_t handle, enum sdoca_se_op op,

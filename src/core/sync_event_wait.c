@@ -214,6 +214,37 @@ static void sleep_until(struct doca_sync_event *ev, enum sdoca_se_cond cond, uin
 	}
 }
 
+SDOCA_EXPORT bool sdoca_sync_event_sleep(struct doca_sync_event *ev, enum sdoca_se_cond cond,
+                                         uint64_t wait_val, uint64_t mask, uint64_t timeout_ns)
+{
+	sdoca_waiter_sleeping_fn sleeping =
+	        atomic_load_explicit(&hook_sleeping, memory_order_acquire);
+	struct timespec ts = { .tv_sec = (time_t)(timeout_ns / 1000000000u),
+		               .tv_nsec = (long)(timeout_ns % 1000000000u) };
+	uint32_t seq;
+	bool done;
+
+	if (holds(ev, cond, wait_val, mask))
+		return true;
+	/* Whatever a peer sends must reach the event while this thread sleeps. */
+	if (sleeping)
+		sleeping();
+	atomic_fetch_add(&ev->sleepers, 1);
+	seq = atomic_load(&ev->wake_seq);
+	done = holds(ev, cond, wait_val, mask);
+	if (!done && timeout_ns > 0)
+		syscall(SYS_futex, (uint32_t *)&ev->wake_seq, FUTEX_WAIT_PRIVATE, seq, &ts, NULL,
+		        0);
+	atomic_fetch_sub(&ev->sleepers, 1);
+	return done || holds(ev, cond, wait_val, mask);
+}
+
+SDOCA_EXPORT void sdoca_sync_event_wake_all(struct doca_sync_event *ev)
+{
+	atomic_fetch_add(&ev->wake_seq, 1);
+	futex_wake_all(&ev->wake_seq);
+}
+
 static doca_error_t wait_for(struct doca_sync_event *ev, enum sdoca_se_cond cond, uint64_t wait_val,
                              uint64_t mask, bool yield)
 {

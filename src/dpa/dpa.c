@@ -147,6 +147,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 		           threads);
 	/* DOCA's samples destroy a started DPA without stopping it. */
 	dpa->started = false;
+	if (!sdoca_dpa_launch_fini(dpa)) {
+		/* Kernels that never leave still use it and its memory. */
+		SDOCA_ERR("doca_dpa_destroy: kernel launches still run: the DPA is leaked");
+		handle_unregister(dpa->handle);
+		sdoca_dev_put(dpa->dev);
+		return DOCA_SUCCESS;
+	}
 	close_files(dpa);
 	sdoca_dpa_mem_release_all(dpa);
 	handle_unregister(dpa->handle);
@@ -193,6 +200,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 	if (!dpa->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_stop: the DPA is not started");
 	dpa->started = false;
+	/* Launches are cancelled and waited for (2 s); kernels left running
+	 * then write to stdout, not to a closed log file. */
+	sdoca_dpa_launch_stop(dpa);
 	close_files(dpa);
 	return DOCA_SUCCESS;
 }

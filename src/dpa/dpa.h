@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <doca_dpa.h>
@@ -47,6 +48,7 @@ struct doca_dpa {
 	_Atomic unsigned int affinities; /* live doca_dpa_eu_affinity objects */
 	_Atomic unsigned int threads;    /* live doca_dpa_thread objects */
 	_Atomic uint32_t next_thread_id;
+	struct sdoca_dpa_launcher *launcher; /* launch.c: made at the first launch */
 	pthread_mutex_t mem_lock;
 	struct sdoca_dpa_alloc *allocs; /* sorted by addr */
 	size_t num_allocs;
@@ -54,21 +56,46 @@ struct doca_dpa {
 };
 
 struct doca_dpa_thread;
+struct sdoca_dpa_launcher;
 
 /* What the calling thread runs: set around every kernel and RPC. */
 struct sdoca_dpa_exec {
 	struct doca_dpa *dpa;           /* whose kernel */
-	struct doca_dpa_thread *thread; /* NULL in an RPC */
-	uint32_t thread_id;             /* 0 in an RPC */
+	struct doca_dpa_thread *thread; /* NULL in an RPC or a launch */
+	uint32_t thread_id;             /* 0 in an RPC or a launch */
+	uint32_t launch_id;             /* 1, 2, ... per DPA in a launch; else 0 */
 	struct doca_dpa *selected;      /* doca_dpa_dev_device_set */
 	const struct softdoca_dpa_kernel *kernel;
 	unsigned int rank;
 	unsigned int num_threads;
+	uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0 = none (DPA threads) */
+	/* a launch: cancelled (doca_dpa_stop) once *stop_epoch moves past epoch */
+	const _Atomic uint32_t *stop_epoch;
+	uint32_t epoch;
 	sigjmp_buf entry; /* where a call that never returns goes */
 	doca_error_t abort_error;
 };
 
 extern _Thread_local struct sdoca_dpa_exec *sdoca_dpa_exec;
+
+/* Where a stop or the run-time limit ends the calling kernel (2.12), called
+ * at the entry of device calls and between the sleeps of waits (never with
+ * a lock held): a DPA thread being stopped leaves its activation; a launch
+ * being stopped, or a launch or RPC past its deadline, is cancelled (the
+ * latter logged, TIME_OUT as the DPA's last error). Otherwise returns. */
+void sdoca_dpa_cancel_point(const char *caller);
+/* The execution's deadline for a kernel starting now (max run time). */
+uint64_t sdoca_dpa_deadline(const struct doca_dpa *dpa);
+uint64_t sdoca_dpa_now_ns(void);
+/* "thread 3", "launch 2, rank 1" or "RPC", for log lines. */
+const char *sdoca_dpa_exec_where(const struct sdoca_dpa_exec *exec, char *buf, size_t len);
+
+/* Kernel launches (launch.c). Stop cancels queued and running launches and
+ * waits up to 2 s for them to leave; false when some did not (they still
+ * use the DPA, which must then not be freed). */
+bool sdoca_dpa_launch_stop(struct doca_dpa *dpa);
+/* Frees the launcher (destroy); false when launches still run (leaked). */
+bool sdoca_dpa_launch_fini(struct doca_dpa *dpa);
 
 /* Records a device-side error: the first one stays (peek_at_last_error). */
 void sdoca_dpa_set_error(struct doca_dpa *dpa, doca_error_t err);

@@ -2,10 +2,10 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * libdoca_dpa, host side: the calls not built yet (kernel launches, hash
- * tables, extended DPAs, UAR ids) and DOCA 2.5's forms, which answer
- * NOT_SUPPORTED. The context is in dpa.c, the program in app.c, memory in
- * mem.c, RPCs in rpc.c, EU affinities in affinity.c.
+ * libdoca_dpa, host side: the calls not built yet (hash tables, extended
+ * DPAs, UAR ids), which answer NOT_SUPPORTED, and DOCA 2.5's forms. The
+ * context is in dpa.c, the program in app.c, memory in mem.c, RPCs in
+ * rpc.c, kernel launches in launch.c, EU affinities in affinity.c.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -38,36 +38,6 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_uar_id(const struct doca_dpa *dpa, u
 {
 	SDOCA_CHECK_ARG(dpa);
 	SDOCA_CHECK_ARG(uar_id);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_dpa_kernel_launch_update_set(
-        struct doca_dpa *dpa, struct doca_sync_event *wait_event, uint64_t wait_threshold,
-        struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
-        doca_dpa_func_t *func, ...)
-{
-	(void)wait_event;
-	(void)wait_threshold;
-	(void)comp_event;
-	(void)comp_count;
-	(void)num_threads;
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(func);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
-}
-
-DOCA_EXPERIMENTAL doca_error_t doca_dpa_kernel_launch_update_add(
-        struct doca_dpa *dpa, struct doca_sync_event *wait_event, uint64_t wait_threshold,
-        struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
-        doca_dpa_func_t *func, ...)
-{
-	(void)wait_event;
-	(void)wait_threshold;
-	(void)comp_event;
-	(void)comp_count;
-	(void)num_threads;
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(func);
 	SDOCA_NOT_SUPPORTED(NO_DPA);
 }
 

@@ -64,6 +64,12 @@ static void on_fault(int sig, siginfo_t *info, void *uctx)
 			n += put_str(line + n, "' (DPA thread ", 64);
 			n += put_u64(line + n, exec->thread_id);
 			n += put_str(line + n, ")", 4);
+		} else if (exec->launch_id != 0) {
+			n += put_str(line + n, "' (launch ", 64);
+			n += put_u64(line + n, exec->launch_id);
+			n += put_str(line + n, ", rank ", 16);
+			n += put_u64(line + n, exec->rank);
+			n += put_str(line + n, ")", 4);
 		} else {
 			n += put_str(line + n, "' (RPC)", 64);
 		}

@@ -53,7 +53,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_rpc(struct doca_dpa *dpa, doca_dpa_func_
 
 	alignas(max_align_t) unsigned char stack_frame[RPC_STACK_FRAME];
 	struct rpc_run run = {
-		.exec = { .dpa = dpa, .selected = dpa, .kernel = k, .rank = 0, .num_threads = 1 },
+		.exec = { .dpa = dpa,
+		          .selected = dpa,
+		          .kernel = k,
+		          .rank = 0,
+		          .num_threads = 1,
+		          .deadline_ns = sdoca_dpa_deadline(dpa) },
 		.kernel = k,
 		.frame = stack_frame,
 	};

@@ -436,8 +436,9 @@ static void test_not_built(void **state)
 	struct fixture *f = *state;
 	struct doca_dpa_hash_table *ht;
 	assert_doca_err(doca_dpa_hash_table_create(f->dpa, 4, &ht), DOCA_ERROR_NOT_SUPPORTED);
+	/* Launches need a started DPA (test_dpa_launch has the rest). */
 	assert_doca_err(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, kernel),
-	                DOCA_ERROR_NOT_SUPPORTED);
+	                DOCA_ERROR_BAD_STATE);
 }
 
 int main(void)

@@ -62,6 +62,7 @@ static void dev_vlog(int level, const char *format, va_list args)
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_log(doca_dpa_dev_log_level_t log_level, const char *format, ...)
 {
+	sdoca_dpa_cancel_point(__func__);
 	va_list args;
 	va_start(args, format);
 	dev_vlog((int)log_level, format, args);
@@ -70,6 +71,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_log(doca_dpa_dev_log_level_t log_level, cons
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_printf(const char *format, ...)
 {
+	sdoca_dpa_cancel_point(__func__);
 	va_list args;
 	va_start(args, format);
 	dev_vlog(DOCA_DPA_DEV_LOG_LEVEL_ERROR, format, args);
@@ -79,6 +81,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_printf(const char *format, ...)
 DOCA_EXPERIMENTAL void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t arg3,
                                           uint64_t arg4, uint64_t arg5)
 {
+	sdoca_dpa_cancel_point(__func__);
 	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
 	char line[128];
 	int n = snprintf(line, sizeof(line), "0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n", (unsigned long)arg1,
@@ -152,8 +155,9 @@ DOCA_EXPERIMENTAL unsigned int doca_dpa_dev_num_threads(void)
 			sdoca_dpa_set_error(sdoca_dpa_exec->dpa, DOCA_ERROR_NOT_SUPPORTED); \
 	} while (0)
 
-/* Calls that never return: on a DPA thread they end the activation; inside
- * an RPC they abort it (BAD_STATE). */
+/* Calls that never return: on a DPA thread they end the activation; in a
+ * launch, finish ends the instance and reschedule is a bad call that ends
+ * it; inside an RPC both abort it (BAD_STATE). */
 static void __attribute__((noreturn)) leave_execution(const char *caller, enum sdoca_dpa_leave how)
 {
 	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
@@ -163,7 +167,12 @@ static void __attribute__((noreturn)) leave_execution(const char *caller, enum s
 	}
 	if (exec->thread != NULL)
 		sdoca_dpa_thread_leave(exec->thread, how);
-	SDOCA_ERR("DPA kernel '%s': %s is for DPA threads only", exec->kernel->name, caller);
+	if (exec->launch_id != 0 && how == SDOCA_DPA_LEAVE_FINISH)
+		siglongjmp(exec->entry, 1); /* ends the launch instance, as a return does */
+	char where[48];
+	SDOCA_ERR("DPA kernel '%s' (%s): %s is for DPA threads only", exec->kernel->name,
+	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller);
+	sdoca_dpa_set_error(exec->dpa, DOCA_ERROR_BAD_STATE);
 	exec->abort_error = DOCA_ERROR_BAD_STATE;
 	siglongjmp(exec->entry, 1);
 }
@@ -187,18 +196,11 @@ static void bad_call(const char *caller, doca_error_t err, const char *what, uin
 		SDOCA_ERR("%s: %s 0x%lx", caller, what, (unsigned long)value);
 		return;
 	}
-	SDOCA_ERR("DPA kernel '%s' (thread %u): %s: %s 0x%lx", exec->kernel->name, exec->thread_id,
-	          caller, what, (unsigned long)value);
+	char where[48];
+	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s 0x%lx", exec->kernel->name,
+	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, what,
+	          (unsigned long)value);
 	sdoca_dpa_set_error(exec->dpa, err);
-}
-
-/* A stop of the calling DPA thread ends its activation here (no lock is
- * held at the entry of a device call). */
-static inline void cancel_point(void)
-{
-	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
-	if (exec != NULL && exec->thread != NULL)
-		sdoca_dpa_thread_cancel_point(exec->thread);
 }
 
 DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(void)
@@ -215,7 +217,7 @@ DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(v
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_yield(void)
 {
-	cancel_point();
+	sdoca_dpa_cancel_point(__func__);
 	sched_yield();
 }
 
@@ -223,7 +225,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_yield(void)
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t notification_handle)
 {
-	cancel_point();
+	sdoca_dpa_cancel_point(__func__);
 	if (!sdoca_dpa_notify(notification_handle))
 		bad_call(__func__, DOCA_ERROR_INVALID_VALUE,
 		         "not a started notification completion:", notification_handle);
@@ -261,7 +263,7 @@ DOCA_EXPERIMENTAL int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_
 {
 	const struct sdoca_dpa_cqe *elem = NULL;
 	doca_error_t err;
-	cancel_point(); /* kernels poll here */
+	sdoca_dpa_cancel_point(__func__); /* kernels poll here */
 	int got = sdoca_dpa_completion_get(dpa_comp_handle, &elem, &err);
 	if (err != DOCA_SUCCESS) {
 		bad_call(__func__, err, "not a started completion context:", dpa_comp_handle);
@@ -306,6 +308,7 @@ doca_dpa_dev_get_completion_immediate(doca_dpa_dev_completion_element_t comp_ele
 DOCA_EXPERIMENTAL void doca_dpa_dev_completion_ack(doca_dpa_dev_completion_t dpa_comp_handle,
                                                    uint64_t num_comp)
 {
+	sdoca_dpa_cancel_point(__func__);
 	doca_error_t err = sdoca_dpa_completion_ack(dpa_comp_handle, num_comp);
 	if (err != DOCA_SUCCESS)
 		bad_call(__func__, err,
@@ -316,6 +319,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_completion_ack(doca_dpa_dev_completion_t dpa
 DOCA_EXPERIMENTAL void
 doca_dpa_dev_completion_request_notification(doca_dpa_dev_completion_t dpa_comp_handle)
 {
+	sdoca_dpa_cancel_point(__func__);
 	doca_error_t err = sdoca_dpa_completion_request_notification(dpa_comp_handle);
 	if (err != DOCA_SUCCESS)
 		bad_call(__func__, err, "not a started completion context:", dpa_comp_handle);

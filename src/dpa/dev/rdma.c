@@ -27,14 +27,16 @@ static void bad_post(const char *caller, doca_error_t err, const char *why)
 		SDOCA_ERR("%s (outside a DPA kernel): %s", caller, why);
 		return;
 	}
-	SDOCA_ERR("DPA kernel '%s' (thread %u): %s: %s", exec->kernel->name, exec->thread_id,
-	          caller, why);
+	char where[48];
+	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s", exec->kernel->name,
+	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, why);
 	sdoca_dpa_set_error(exec->dpa, err);
 }
 
 static void post(const char *caller, doca_dpa_dev_rdma_t rdma, const struct sdoca_rdma_dpa_post *p)
 {
 	char why[WHY_MAX];
+	sdoca_dpa_cancel_point(caller);
 	doca_error_t err = sdoca_rdma_dpa_post(rdma, p, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)
@@ -210,6 +212,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma,
                                                       size_t length)
 {
 	char why[WHY_MAX];
+	sdoca_dpa_cancel_point(__func__);
 	doca_error_t err = sdoca_rdma_dpa_receive(rdma, mmap, addr, length, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)
@@ -227,6 +230,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_receive(doca_dpa_dev_rdma_t rd
 DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
 {
 	char why[WHY_MAX];
+	sdoca_dpa_cancel_point(__func__);
 	doca_error_t err = sdoca_rdma_dpa_receive_ack(rdma, num_acked, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)

@@ -2,16 +2,21 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * doca_dpa_dev_sync_event.h: a kernel reads and updates a sync event
- * through the device handle the host got (docs/dpa.md 2.9). Updates wake
- * the host's waiters as a host update does. wait_gt (with the kernel
- * deadline, step 4) and the async-ops forms are not built.
+ * doca_dpa_dev_sync_event.h: a kernel reads, updates and waits on a sync
+ * event through the device handle the host got (docs/dpa.md 2.9). Updates
+ * wake the host's waiters as a host update does. A wait sleeps on the
+ * event (the core's futex waiter, no spinning) in slices, and between them
+ * passes the cancellation point: a stop, or the kernel's deadline, ends the
+ * kernel there. The async-ops forms are not built.
  */
 #include <doca_dpa_dev_sync_event.h>
 
 #include "core/sdk_log.h"
 #include "core/sync_event.h"
 #include "dpa/dpa.h"
+
+/* How long a waiting kernel sleeps before it looks at its stop and deadline. */
+#define WAIT_SLICE_NS 10000000ull
 
 SDOCA_LOG_MODULE(dpa_dev_sync_event);
 
@@ -23,18 +28,11 @@ static void bad_handle(const char *caller, uint64_t handle)
 		          (unsigned long)handle);
 		return;
 	}
-	SDOCA_ERR("DPA kernel '%s' (thread %u): %s: 0x%lx is not the DPA handle of a started "
-	          "sync event",
-	          exec->kernel->name, exec->thread_id, caller, (unsigned long)handle);
+	char where[48];
+	SDOCA_ERR("DPA kernel '%s' (%s): %s: 0x%lx is not the DPA handle of a started sync event",
+	          exec->kernel->name, sdoca_dpa_exec_where(exec, where, sizeof(where)), caller,
+	          (unsigned long)handle);
 	sdoca_dpa_set_error(exec->dpa, DOCA_ERROR_INVALID_VALUE);
-}
-
-/* A stop of the calling DPA thread ends its activation here. */
-static void cancel_point(void)
-{
-	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
-	if (exec != NULL && exec->thread != NULL)
-		sdoca_dpa_thread_cancel_point(exec->thread);
 }
 
 static void not_built(const char *caller)
@@ -48,7 +46,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa
                                                    uint64_t *value)
 {
 	uint64_t v = 0;
-	cancel_point();
+	sdoca_dpa_cancel_point(__func__);
 	if (sdoca_sync_event_dpa_op(dpa_dev_se_handle, SDOCA_SE_OP_GET, 0, &v) != DOCA_SUCCESS) {
 		bad_handle(__func__, dpa_dev_se_handle);
 		return;
@@ -62,7 +60,7 @@ static void update(const char *func, doca_dpa_dev_sync_event_t handle, enum sdoc
 {
 	uint64_t old;
 
-	cancel_point();
+	sdoca_dpa_cancel_point(func);
 	if (sdoca_sync_event_dpa_op(handle, op, value, &old) != DOCA_SUCCESS)
 		bad_handle(func, handle);
 }
@@ -82,10 +80,25 @@ doca_dpa_dev_sync_event_update_set(doca_dpa_dev_sync_event_t dpa_dev_se_handle, 
 DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle,
                                                        uint64_t value, uint64_t mask)
 {
-	(void)dpa_dev_se_handle;
-	(void)value;
-	(void)mask;
-	not_built(__func__);
+	for (;;) {
+		sdoca_dpa_cancel_point(__func__);
+		uint64_t slice = WAIT_SLICE_NS;
+		struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+		if (exec != NULL && exec->deadline_ns != 0) {
+			/* Wake at the deadline, so the cancellation is not late. */
+			uint64_t now = sdoca_dpa_now_ns();
+			uint64_t left = exec->deadline_ns > now ? exec->deadline_ns - now : 0;
+			slice = left < slice ? left + 1 : slice;
+		}
+		doca_error_t err = sdoca_sync_event_dpa_wait(dpa_dev_se_handle, SDOCA_SE_GT, value,
+		                                             mask, slice);
+		if (err == DOCA_SUCCESS)
+			return;
+		if (err == DOCA_ERROR_NOT_FOUND) {
+			bad_handle(__func__, dpa_dev_se_handle);
+			return;
+		}
+	}
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_post_wait_gt(doca_dpa_dev_async_ops_t async_ops,
