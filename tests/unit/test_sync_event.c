@@ -185,6 +185,64 @@ static void test_dpa_handle(void **state)
 	assert_doca_ok(doca_sync_event_destroy(ev));
 }
 
+/* A kernel's bounded sleep through a device handle: a timeout, a wake by a
+ * set, and a stop while it sleeps (the stop wakes it and waits until it
+ * left, so the event can be freed at once). */
+struct dpa_sleeper {
+	uint64_t handle;
+	atomic_int result; /* -1 until it returns */
+	atomic_int entered;
+};
+
+static void *dpa_sleeper_thread(void *arg)
+{
+	struct dpa_sleeper *s = arg;
+	doca_error_t err;
+
+	atomic_store(&s->entered, 1);
+	do
+		err = sdoca_sync_event_dpa_wait(s->handle, SDOCA_SE_GT, 5, UINT64_MAX, 1000000000u);
+	while (err == DOCA_ERROR_AGAIN);
+	atomic_store(&s->result, (int)err);
+	return NULL;
+}
+
+static void test_dpa_wait(void **state)
+{
+	struct doca_dpa *dpa = (struct doca_dpa *)dev;
+	struct doca_sync_event *ev;
+	struct dpa_sleeper s = { 0 };
+	pthread_t thread;
+
+	(void)state;
+	assert_doca_ok(doca_sync_event_create(&ev));
+	assert_doca_ok(doca_sync_event_add_subscriber_location_dpa(ev, dpa));
+	assert_doca_ok(doca_sync_event_start(ev));
+	assert_doca_ok(doca_sync_event_get_dpa_handle(ev, dpa, &s.handle));
+	assert_doca_err(sdoca_sync_event_dpa_wait(s.handle, SDOCA_SE_GT, 0, UINT64_MAX, 1000000),
+	                DOCA_ERROR_AGAIN);
+	assert_doca_err(sdoca_sync_event_dpa_wait(s.handle ^ 1, SDOCA_SE_GT, 0, UINT64_MAX, 0),
+	                DOCA_ERROR_NOT_FOUND);
+	/* Woken by a set. */
+	atomic_store(&s.result, -1);
+	assert_int_equal(pthread_create(&thread, NULL, dpa_sleeper_thread, &s), 0);
+	assert_doca_ok(doca_sync_event_update_set(ev, 6));
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	assert_int_equal(atomic_load(&s.result), DOCA_SUCCESS);
+	/* Asleep (1 s slices) when the event stops: it leaves with NOT_FOUND,
+	 * and the stop returned only after it left the event. */
+	assert_doca_ok(doca_sync_event_update_set(ev, 0));
+	atomic_store(&s.result, -1);
+	atomic_store(&s.entered, 0);
+	assert_int_equal(pthread_create(&thread, NULL, dpa_sleeper_thread, &s), 0);
+	while (!atomic_load(&s.entered))
+		sched_yield();
+	assert_doca_ok(doca_sync_event_stop(ev));
+	assert_doca_ok(doca_sync_event_destroy(ev));
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	assert_int_equal(atomic_load(&s.result), DOCA_ERROR_NOT_FOUND);
+}
+
 /* 0, UINT64_MAX and an add that wraps around, with the value before each. */
 static void test_full_range(void **state)
 {
@@ -516,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_not_supported_locations),
 		cmocka_unit_test(test_capabilities),
 		cmocka_unit_test(test_dpa_handle),
+		cmocka_unit_test(test_dpa_wait),
 		cmocka_unit_test(test_full_range),
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_blocked_waiters),
