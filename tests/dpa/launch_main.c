@@ -144,6 +144,26 @@ static void test_gate_ranks_set_add(void **unused)
 	world_down();
 }
 
+/* 200 launches one after the other, each waited for: pool threads reused. */
+static void test_launch_latency(void **unused)
+{
+	(void)unused;
+	world_up(NULL);
+	double t0 = now_s();
+	for (uint64_t i = 1; i <= 200; i++) {
+		assert_doca_ok(doca_dpa_kernel_launch_update_set(w.dpa, NULL, 0, w.comp, i, 4,
+		                                                 &rank_kernel, w.mem));
+		assert_doca_ok(doca_sync_event_wait_gt(w.comp, i - 1, UINT64_MAX));
+	}
+	printf("launch of 4 threads to its completion, one at a time: %.1f us each\n",
+	       (now_s() - t0) * 1e6 / 200);
+	struct rank_record records[4];
+	assert_doca_ok(doca_dpa_d2h_memcpy(w.dpa, records, w.mem, sizeof(records)));
+	for (unsigned int r = 0; r < 4; r++)
+		assert_int_equal(records[r].rank, r + 1);
+	world_down();
+}
+
 /* A launch gated on the event, then one with no gate: the second starts
  * only after the first did. A struct argument by value. */
 static void test_order(void **unused)
@@ -256,8 +276,11 @@ static void test_stop_waiting(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gate_ranks_set_add), cmocka_unit_test(test_order),
-		cmocka_unit_test(test_kernel_wait),        cmocka_unit_test(test_max_run_time),
+		cmocka_unit_test(test_gate_ranks_set_add),
+		cmocka_unit_test(test_launch_latency),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_kernel_wait),
+		cmocka_unit_test(test_max_run_time),
 		cmocka_unit_test(test_stop_waiting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
