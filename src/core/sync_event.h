@@ -135,11 +135,14 @@ SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_op(uint64_t handle, enum sdoca_se
  * its stop or destroy wakes such sleepers and waits until they left. */
 SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_wait(uint64_t handle, enum sdoca_se_cond cond,
                                                     uint64_t wait_val, uint64_t mask,
-                                                    uint64_t timeout_ns);
+                                                    uint64_t timeout_ns, bool first);
 /* The same on an event the caller keeps alive (a kernel launch's wait
- * event): true once cond holds, false after at most timeout_ns. */
+ * event): true once cond holds, false after at most timeout_ns. first: the
+ * first sleep of a wait, which hands the soft NIC to the service thread
+ * (so a peer's change reaches the event); later slices need not again. */
 SDOCA_EXPORT bool sdoca_sync_event_sleep(struct doca_sync_event *ev, enum sdoca_se_cond cond,
-                                         uint64_t wait_val, uint64_t mask, uint64_t timeout_ns);
+                                         uint64_t wait_val, uint64_t mask, uint64_t timeout_ns,
+                                         bool first);
 /* Wakes every thread asleep on the event, changed or not (a stop that wants
  * a waiter to look at its own flags now). */
 SDOCA_EXPORT void sdoca_sync_event_wake_all(struct doca_sync_event *ev);

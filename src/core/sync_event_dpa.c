@@ -46,7 +46,7 @@ void sdoca_se_dpa_forget(struct doca_sync_event *ev)
 
 SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_wait(uint64_t handle, enum sdoca_se_cond cond,
                                                     uint64_t wait_val, uint64_t mask,
-                                                    uint64_t timeout_ns)
+                                                    uint64_t timeout_ns, bool first)
 {
 	struct doca_sync_event *ev = sdoca_handle_lock(&local_table, handle);
 	bool done;
@@ -59,7 +59,7 @@ SDOCA_EXPORT doca_error_t sdoca_sync_event_dpa_wait(uint64_t handle, enum sdoca_
 	}
 	atomic_fetch_add(&ev->dpa_waiters, 1);
 	sdoca_handle_unlock(&local_table);
-	done = sdoca_sync_event_sleep(ev, cond, wait_val, mask, timeout_ns);
+	done = sdoca_sync_event_sleep(ev, cond, wait_val, mask, timeout_ns, first);
 	atomic_fetch_sub(&ev->dpa_waiters, 1); /* the last touch: the event may go now */
 	return done ? DOCA_SUCCESS : DOCA_ERROR_AGAIN;
 }

@@ -215,7 +215,8 @@ static void sleep_until(struct doca_sync_event *ev, enum sdoca_se_cond cond, uin
 }
 
 SDOCA_EXPORT bool sdoca_sync_event_sleep(struct doca_sync_event *ev, enum sdoca_se_cond cond,
-                                         uint64_t wait_val, uint64_t mask, uint64_t timeout_ns)
+                                         uint64_t wait_val, uint64_t mask, uint64_t timeout_ns,
+                                         bool first)
 {
 	sdoca_waiter_sleeping_fn sleeping =
 	        atomic_load_explicit(&hook_sleeping, memory_order_acquire);
@@ -227,7 +228,7 @@ SDOCA_EXPORT bool sdoca_sync_event_sleep(struct doca_sync_event *ev, enum sdoca_
 	if (holds(ev, cond, wait_val, mask))
 		return true;
 	/* Whatever a peer sends must reach the event while this thread sleeps. */
-	if (sleeping)
+	if (sleeping && first)
 		sleeping();
 	atomic_fetch_add(&ev->sleepers, 1);
 	seq = atomic_load(&ev->wake_seq);

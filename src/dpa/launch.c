@@ -271,9 +271,9 @@ static bool pass_gate(struct sdoca_dpa_launcher *ln, const struct launch *l)
 {
 	if (l->wait_event == NULL)
 		return true;
-	while (!atomic_load(&ln->stopping)) {
+	for (bool first = true; !atomic_load(&ln->stopping); first = false) {
 		if (sdoca_sync_event_sleep(l->wait_event, SDOCA_SE_GT, l->wait_threshold,
-		                           UINT64_MAX, GATE_SLICE_NS))
+		                           UINT64_MAX, GATE_SLICE_NS, first))
 			return true;
 	}
 	return false;

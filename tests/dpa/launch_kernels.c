@@ -1,7 +1,7 @@
 /*
  * softdoca tests: device source of the launch program (launch_main.c):
  * kernels started with doca_dpa_kernel_launch_update_set / _add that
- * write their rank, mark a slot, and wait on a sync event.
+ * write their rank, mark a slot, wait on a sync event, and fault.
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_sync_event.h>
@@ -36,4 +36,10 @@ __dpa_global__ void wait_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_
 	uint64_t now = 0;
 	doca_dpa_dev_sync_event_get(ev, &now);
 	*(uint64_t *)seen = now;
+}
+
+/* Writes through a wild pointer (the death test, launch_fault). */
+__dpa_global__ void fault_kernel(doca_dpa_dev_uintptr_t where)
+{
+	*(volatile uint64_t *)where = 1;
 }

@@ -5,7 +5,8 @@
  * vs added to; two launches starting in submission order; a kernel waiting
  * in doca_dpa_dev_sync_event_wait_gt for an event the host sets later; a
  * kernel cancelled at a 1 s max run time (TIME_OUT); doca_dpa_stop with one
- * launch waiting in its kernel and one gated.
+ * launch waiting in its kernel and one gated. `launch_main fault` makes a
+ * launched kernel write through a wild pointer (the launch_fault test).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ extern struct doca_dpa_app *launch_test_app;
 doca_dpa_func_t rank_kernel;
 doca_dpa_func_t mark_kernel;
 doca_dpa_func_t wait_kernel;
+doca_dpa_func_t fault_kernel;
 
 /* A DPA, its device, and events the host and kernels share. */
 struct world {
@@ -273,8 +275,21 @@ static void test_stop_waiting(void **unused)
 	world_down();
 }
 
-int main(void)
+/* The death test's body (launch_fault): never returns. */
+static int run_fault(void)
 {
+	world_up(NULL);
+	assert_doca_ok(doca_dpa_kernel_launch_update_set(w.dpa, NULL, 0, w.comp, 1, 2,
+	                                                 &fault_kernel, (uint64_t)16));
+	doca_sync_event_wait_gt(w.comp, 0, UINT64_MAX); /* never updated */
+	fprintf(stderr, "launch_main fault: still alive\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "fault") == 0)
+		return run_fault();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gate_ranks_set_add),
 		cmocka_unit_test(test_launch_latency),

@@ -201,7 +201,8 @@ static void *dpa_sleeper_thread(void *arg)
 
 	atomic_store(&s->entered, 1);
 	do
-		err = sdoca_sync_event_dpa_wait(s->handle, SDOCA_SE_GT, 5, UINT64_MAX, 1000000000u);
+		err = sdoca_sync_event_dpa_wait(s->handle, SDOCA_SE_GT, 5, UINT64_MAX, 1000000000u,
+		                                true);
 	while (err == DOCA_ERROR_AGAIN);
 	atomic_store(&s->result, (int)err);
 	return NULL;
@@ -219,10 +220,12 @@ static void test_dpa_wait(void **state)
 	assert_doca_ok(doca_sync_event_add_subscriber_location_dpa(ev, dpa));
 	assert_doca_ok(doca_sync_event_start(ev));
 	assert_doca_ok(doca_sync_event_get_dpa_handle(ev, dpa, &s.handle));
-	assert_doca_err(sdoca_sync_event_dpa_wait(s.handle, SDOCA_SE_GT, 0, UINT64_MAX, 1000000),
-	                DOCA_ERROR_AGAIN);
-	assert_doca_err(sdoca_sync_event_dpa_wait(s.handle ^ 1, SDOCA_SE_GT, 0, UINT64_MAX, 0),
-	                DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(
+	        sdoca_sync_event_dpa_wait(s.handle, SDOCA_SE_GT, 0, UINT64_MAX, 1000000, true),
+	        DOCA_ERROR_AGAIN);
+	assert_doca_err(
+	        sdoca_sync_event_dpa_wait(s.handle ^ 1, SDOCA_SE_GT, 0, UINT64_MAX, 0, false),
+	        DOCA_ERROR_NOT_FOUND);
 	/* Woken by a set. */
 	atomic_store(&s.result, -1);
 	assert_int_equal(pthread_create(&thread, NULL, dpa_sleeper_thread, &s), 0);

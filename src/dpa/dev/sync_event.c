@@ -80,7 +80,7 @@ doca_dpa_dev_sync_event_update_set(doca_dpa_dev_sync_event_t dpa_dev_se_handle, 
 DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle,
                                                        uint64_t value, uint64_t mask)
 {
-	for (;;) {
+	for (bool first = true;; first = false) {
 		sdoca_dpa_cancel_point(__func__);
 		uint64_t slice = WAIT_SLICE_NS;
 		struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
@@ -91,7 +91,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t
 			slice = left < slice ? left + 1 : slice;
 		}
 		doca_error_t err = sdoca_sync_event_dpa_wait(dpa_dev_se_handle, SDOCA_SE_GT, value,
-		                                             mask, slice);
+		                                             mask, slice, first);
 		if (err == DOCA_SUCCESS)
 			return;
 		if (err == DOCA_ERROR_NOT_FOUND) {
