@@ -130,12 +130,13 @@ static void test_gate_ranks_set_add(void **unused)
 		assert_int_equal(records[r].num_threads, LAUNCH_MAX_RANKS);
 	}
 
-	/* add: once per launch, whatever its thread count. */
+	/* add: once per launch, whatever its thread count. The two launches run
+	 * at once: each writes records of its own. */
 	assert_doca_ok(doca_sync_event_update_set(w.comp, 10));
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(w.dpa, NULL, 0, w.comp, 5, 4, &rank_kernel,
 	                                                 w.mem));
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(w.dpa, NULL, 0, w.comp, 5, 1, &rank_kernel,
-	                                                 w.mem));
+	                                                 w.mem + 4 * sizeof(struct rank_record)));
 	assert_doca_ok(doca_sync_event_wait_gt(w.comp, 19, UINT64_MAX));
 	assert_int_equal(value_of(w.comp), 20);
 	/* set: the value becomes the count, lower or not. */

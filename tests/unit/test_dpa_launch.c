@@ -32,13 +32,16 @@ static atomic_uint order_n;
 static atomic_uint waiting;
 static sem_t ran;
 
-/* slots[rank] = rank + 1 | num_threads << 32. */
+/* slots[rank] = rank + 1 | num_threads << 32 (atomic: launches running at
+ * once write the same slots). */
 static void lk_record(uint64_t unused)
 {
 	(void)unused;
 	unsigned int rank = doca_dpa_dev_thread_rank();
 	if (rank < MAX_RANKS)
-		slots[rank] = (rank + 1) | (uint64_t)doca_dpa_dev_num_threads() << 32;
+		__atomic_store_n(&slots[rank],
+		                 (rank + 1) | (uint64_t)doca_dpa_dev_num_threads() << 32,
+		                 __ATOMIC_RELAXED);
 }
 
 /* Appends id to order, then posts ran. */
