@@ -373,6 +373,25 @@ static void test_wait_gt(void **state)
 	        f->dpa, NULL, 0, f->comp_ev, 2, 1, FN(lk_wait), (uint64_t)12345, (uint64_t)0));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 1, UINT64_MAX));
 	assert_doca_err(doca_dpa_peek_at_last_error(f->dpa), DOCA_ERROR_INVALID_VALUE);
+	/* A remote-net event's handle (for doca_dpa_dev_rdma_signal_*) is no
+	 * sync-event handle either. */
+	struct doca_sync_event *pub;
+	struct doca_sync_event_remote_net *remote;
+	doca_dpa_dev_sync_event_remote_net_t rh;
+	const uint8_t *blob;
+	size_t blob_len;
+	assert_doca_ok(doca_sync_event_create(&pub));
+	assert_doca_ok(doca_sync_event_add_publisher_location_remote_net(pub));
+	assert_doca_ok(doca_sync_event_start(pub));
+	assert_doca_ok(doca_sync_event_export_to_remote_net(pub, &blob, &blob_len));
+	assert_doca_ok(
+	        doca_sync_event_remote_net_create_from_export(f->dev, blob, blob_len, &remote));
+	assert_doca_ok(doca_sync_event_remote_net_get_dpa_handle(remote, f->dpa, &rh));
+	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, f->comp_ev, 3, 1,
+	                                                 FN(lk_wait), rh, (uint64_t)0));
+	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 2, UINT64_MAX));
+	assert_doca_ok(doca_sync_event_remote_net_destroy(remote));
+	event_free(pub);
 }
 
 /* SOFTDOCA_DPA_KERNEL_MAX_RUN_S=1: a kernel waiting for an event nobody

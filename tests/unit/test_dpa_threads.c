@@ -16,6 +16,8 @@
 
 #include <doca_dpa.h>
 #include <doca_dpa_dev.h>
+#include <doca_dpa_dev_sync_event.h>
+#include <doca_sync_event.h>
 #include <softdoca_dpa_app.h>
 
 #include "dpa/comp.h"
@@ -28,10 +30,12 @@ static atomic_int inside;
 static atomic_int overlaps;
 static atomic_int runs;
 
-enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2, ARG_POLL = 3 };
+enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2, ARG_POLL = 3, ARG_WAIT = 4 };
 
 /* What ARG_POLL's kernel polls: a context nothing completes on. */
 static doca_dpa_dev_completion_t poll_handle;
+/* What ARG_WAIT's kernel waits on: an event nobody sets. */
+static doca_dpa_dev_sync_event_t wait_handle;
 
 static void tkernel(uint64_t arg)
 {
@@ -45,6 +49,8 @@ static void tkernel(uint64_t arg)
 	doca_dpa_dev_completion_element_t e;
 	while (arg == ARG_POLL && !doca_dpa_dev_get_completion(poll_handle, &e))
 		; /* a kernel waiting for a completion that never comes */
+	if (arg == ARG_WAIT)
+		doca_dpa_dev_sync_event_wait_gt(wait_handle, 0, UINT64_MAX); /* never set */
 	doca_dpa_dev_thread_reschedule();
 }
 
@@ -370,6 +376,38 @@ static void test_stop_busy(void **state)
 	assert_doca_ok(doca_dpa_completion_destroy(c));
 }
 
+/* A stop ends an activation asleep in doca_dpa_dev_sync_event_wait_gt
+ * (DPA threads have no deadline: only the stop ends it). */
+static void test_stop_waiting(void **state)
+{
+	struct fixture *f = *state;
+	struct doca_sync_event *ev;
+	struct doca_dpa_notification_completion *nc;
+	doca_dpa_dev_notification_completion_t h;
+	assert_doca_ok(doca_sync_event_create(&ev));
+	assert_doca_ok(doca_sync_event_add_subscriber_location_dpa(ev, f->dpa));
+	assert_doca_ok(doca_sync_event_start(ev));
+	assert_doca_ok(doca_sync_event_get_dpa_handle(ev, f->dpa, &wait_handle));
+	struct doca_dpa_thread *t = started_thread(f->dpa, ARG_WAIT);
+	assert_doca_ok(doca_dpa_notification_completion_create(f->dpa, t, &nc));
+	assert_doca_ok(doca_dpa_notification_completion_start(nc));
+	assert_doca_ok(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	assert_doca_ok(doca_dpa_thread_run(t));
+	doca_dpa_dev_thread_notify(h);
+	wait_activation(); /* about to wait */
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_doca_ok(doca_dpa_thread_stop(t));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(took < 1.5);
+	assert_doca_ok(doca_dpa_peek_at_last_error(f->dpa));
+	assert_doca_ok(doca_dpa_notification_completion_destroy(nc));
+	assert_doca_ok(doca_dpa_thread_destroy(t));
+	assert_doca_ok(doca_sync_event_stop(ev));
+	assert_doca_ok(doca_sync_event_destroy(ev));
+}
+
 static struct sdoca_dpa_cqe cqe(uint32_t user_data)
 {
 	struct sdoca_dpa_cqe c = { .type = DOCA_DPA_DEV_COMP_RECV_SEND_IMM,
@@ -478,6 +516,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_coalescing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_busy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_polled, setup, teardown),
 	};
