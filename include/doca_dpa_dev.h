@@ -7,8 +7,9 @@
  * these calls live in libdoca_dpa (docs/dpa.md, 2.1).
  *
  * Built so far: the log and trace calls, the device selection and rank
- * queries, the DPA-thread calls (local storage, reschedule, finish, notify)
- * and the completion-context calls. The hash-table calls are declared and
+ * queries (DPA thread groups and kernel launches), yield, the DPA-thread
+ * calls (local storage, reschedule, finish, notify) and the
+ * completion-context calls. The hash-table calls are declared and
  * log "not supported" once (docs/compatibility.md).
  */
 #ifndef DOCA_DPA_DEV_H_

@@ -4,9 +4,9 @@
  *
  * DOCA DPA, device side: sync events from kernels (docs/dpa.md 1.7, 2.9).
  * A handle comes from doca_sync_event_get_dpa_handle on the host. get,
- * update_set and update_add are built (an update wakes host waiters);
- * wait_gt and the async-ops forms are declared and log "not supported"
- * (docs/compatibility.md).
+ * update_set, update_add (an update wakes host waiters) and wait_gt (asleep
+ * until the value, masked, exceeds the given one) are built; the async-ops
+ * forms are declared and log "not supported" (docs/compatibility.md).
  */
 #ifndef DOCA_DPA_DEV_SYNC_EVENT_H_
 #define DOCA_DPA_DEV_SYNC_EVENT_H_

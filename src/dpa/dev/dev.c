@@ -5,7 +5,9 @@
  * The device calls of doca_dpa_dev.h that kernels and RPCs make: log,
  * trace, device selection, rank. They run on the host thread executing the
  * kernel and act on its DPA (sdoca_dpa_exec); DPA threads' calls (local
- * storage, reschedule, finish, notify) and completion contexts' calls. The
+ * storage, reschedule, finish, notify), yield, and completion contexts'
+ * calls. Most are cancellation points (exec.c): a stop or a launch's or
+ * RPC's deadline ends the kernel there. The
  * hash-table calls are not built: each logs that once and records
  * NOT_SUPPORTED as the DPA's last error.
  */
