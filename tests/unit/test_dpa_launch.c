@@ -2,8 +2,8 @@
  * softdoca tests: libdoca_dpa's kernel launches (src/dpa/launch.c) with a
  * hand-made program image: bad input, ranks, the wait event's threshold,
  * submission order, set vs add on the completion event, no completion
- * event, finish and reschedule in a launch, a kernel's wait_gt cancelled at
- * the max run time, a stop with launches gated and running, and pool
+ * event, finish and reschedule in a launch, a kernel's wait_gt (and an
+ * RPC's) cancelled at the max run time, a stop with launches gated and running, and pool
  * threads ending when idle.
  */
 #include <pthread.h>
@@ -112,6 +112,18 @@ static uint64_t an_rpc_call(const void *frame)
 	return an_rpc(*(const uint64_t *)frame);
 }
 
+/* An RPC waiting for an event nobody sets: ended at the max run time. */
+static uint64_t rpc_wait(uint64_t handle)
+{
+	doca_dpa_dev_sync_event_wait_gt(handle, 0, UINT64_MAX);
+	return 1;
+}
+
+static uint64_t rpc_wait_call(const void *frame)
+{
+	return rpc_wait(*(const uint64_t *)frame);
+}
+
 static void not_in_program(void)
 {
 }
@@ -124,8 +136,9 @@ static const struct softdoca_dpa_kernel kernels[] = {
 	{ "lk_wait", SOFTDOCA_DPA_KERNEL_GLOBAL, 2, (void (*)(void))lk_wait,
 	  sizeof(struct wait_args), _Alignof(struct wait_args), wait_pack, lk_wait_call },
 	{ "an_rpc", SOFTDOCA_DPA_KERNEL_RPC, 1, K1(an_rpc) },
+	{ "rpc_wait", SOFTDOCA_DPA_KERNEL_RPC, 1, K1(rpc_wait) },
 };
-static const struct softdoca_dpa_kernel_table tables[] = { { "l.c", kernels, 5 } };
+static const struct softdoca_dpa_kernel_table tables[] = { { "l.c", kernels, 6 } };
 static const struct softdoca_dpa_app_image image = { SOFTDOCA_DPA_APP_MAGIC,
 	                                             SOFTDOCA_DPA_APP_LAYOUT, 1, "launch_app",
 	                                             tables };
@@ -412,6 +425,13 @@ static void test_max_run_time(void **state)
 	assert_true(took >= 0.99 && took < 3.0);
 	assert_doca_err(doca_dpa_peek_at_last_error(f->dpa), DOCA_ERROR_TIME_OUT);
 	assert_int_equal(atomic_load(&waiting), 3);
+	/* An RPC too: doca_dpa_rpc answers TIME_OUT, the return value untouched. */
+	uint64_t ret = 77;
+	t0 = now_s();
+	assert_doca_err(doca_dpa_rpc(f->dpa, FN(rpc_wait), &ret, h), DOCA_ERROR_TIME_OUT);
+	took = now_s() - t0;
+	assert_true(took >= 0.99 && took < 3.0);
+	assert_int_equal(ret, 77);
 }
 
 /* A stop with one launch waiting in a kernel and one gated behind it:
