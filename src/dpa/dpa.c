@@ -202,7 +202,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 	dpa->started = false;
 	/* Launches are cancelled and waited for (2 s); kernels left running
 	 * then write to stdout, not to a closed log file. */
-	sdoca_dpa_launch_stop(dpa);
+	sdoca_dpa_launch_stop(dpa, __func__);
 	close_files(dpa);
 	return DOCA_SUCCESS;
 }

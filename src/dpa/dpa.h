@@ -93,7 +93,7 @@ const char *sdoca_dpa_exec_where(const struct sdoca_dpa_exec *exec, char *buf, s
 /* Kernel launches (launch.c). Stop cancels queued and running launches and
  * waits up to 2 s for them to leave; false when some did not (they still
  * use the DPA, which must then not be freed). */
-bool sdoca_dpa_launch_stop(struct doca_dpa *dpa);
+bool sdoca_dpa_launch_stop(struct doca_dpa *dpa, const char *caller);
 /* Frees the launcher (destroy); false when launches still run (leaked). */
 bool sdoca_dpa_launch_fini(struct doca_dpa *dpa);
 

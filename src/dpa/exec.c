@@ -52,9 +52,8 @@ void sdoca_dpa_cancel_point(const char *caller)
 	}
 	if (exec->stop_epoch != NULL &&
 	    atomic_load_explicit(exec->stop_epoch, memory_order_relaxed) != exec->epoch) {
-		SDOCA_WARN("DPA kernel '%s' (%s): %s: cancelled by doca_dpa_stop",
-		           exec->kernel->name, sdoca_dpa_exec_where(exec, where, sizeof(where)),
-		           caller);
+		SDOCA_WARN("DPA kernel '%s' (%s): %s: cancelled: the DPA stops", exec->kernel->name,
+		           sdoca_dpa_exec_where(exec, where, sizeof(where)), caller);
 		exec->abort_error = DOCA_ERROR_SHUTDOWN;
 		siglongjmp(exec->entry, 1);
 	}

@@ -325,7 +325,7 @@ static struct sdoca_dpa_launcher *launcher_of(struct doca_dpa *dpa)
 	return ln;
 }
 
-bool sdoca_dpa_launch_stop(struct doca_dpa *dpa)
+bool sdoca_dpa_launch_stop(struct doca_dpa *dpa, const char *caller)
 {
 	struct sdoca_dpa_launcher *ln = dpa->launcher;
 	if (ln == NULL)
@@ -361,12 +361,12 @@ bool sdoca_dpa_launch_stop(struct doca_dpa *dpa)
 	atomic_store(&ln->stopping, false); /* a restarted DPA launches again */
 	pthread_mutex_unlock(&ln->lock);
 	if (dropped > 0)
-		SDOCA_WARN("doca_dpa_stop: %u kernel launches that had not started were dropped",
+		SDOCA_WARN("%s: %u kernel launches that had not started were dropped", caller,
 		           dropped);
 	if (left > 0) {
-		SDOCA_ERR("doca_dpa_stop: %u kernel launches did not leave within %d s (their "
-		          "kernels make no device call): left running",
-		          left, JOIN_TIMEOUT_S);
+		SDOCA_ERR("%s: %u kernel launches did not leave within %d s (their kernels make "
+		          "no device call): left running",
+		          caller, left, JOIN_TIMEOUT_S);
 		return false;
 	}
 	return true;
@@ -377,7 +377,7 @@ bool sdoca_dpa_launch_fini(struct doca_dpa *dpa)
 	struct sdoca_dpa_launcher *ln = dpa->launcher;
 	if (ln == NULL)
 		return true;
-	if (!sdoca_dpa_launch_stop(dpa))
+	if (!sdoca_dpa_launch_stop(dpa, "doca_dpa_destroy"))
 		return false; /* running instances use it: leaked with the DPA */
 	pthread_cond_destroy(&ln->wake);
 	pthread_cond_destroy(&ln->idle);

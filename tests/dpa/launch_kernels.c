@@ -1,7 +1,7 @@
 /*
  * softdoca tests: device source of the launch program (launch_main.c):
  * kernels started with doca_dpa_kernel_launch_update_set / _add that
- * write their rank, mark a slot, wait on a sync event, and fault.
+ * write their rank, mark a slot, wait on a sync event, fault, and spin.
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_sync_event.h>
@@ -42,4 +42,13 @@ __dpa_global__ void wait_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_
 __dpa_global__ void fault_kernel(doca_dpa_dev_uintptr_t where)
 {
 	*(volatile uint64_t *)where = 1;
+}
+
+/* Says it started, then spins on *flag with no device call: nothing can
+ * cancel it (the launch_stuck test). */
+__dpa_global__ void spin_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_uintptr_t flag)
+{
+	doca_dpa_dev_sync_event_update_add(started, 1);
+	while (__atomic_load_n((uint64_t *)flag, __ATOMIC_ACQUIRE) == 0)
+		;
 }

@@ -6,7 +6,8 @@
  * in doca_dpa_dev_sync_event_wait_gt for an event the host sets later; a
  * kernel cancelled at a 1 s max run time (TIME_OUT); doca_dpa_stop with one
  * launch waiting in its kernel and one gated. `launch_main fault` makes a
- * launched kernel write through a wild pointer (the launch_fault test).
+ * launched kernel write through a wild pointer (the launch_fault test),
+ * `launch_main stuck` destroys the DPA under a kernel that never leaves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ doca_dpa_func_t rank_kernel;
 doca_dpa_func_t mark_kernel;
 doca_dpa_func_t wait_kernel;
 doca_dpa_func_t fault_kernel;
+doca_dpa_func_t spin_kernel;
 
 /* A DPA, its device, and events the host and kernels share. */
 struct world {
@@ -287,8 +289,34 @@ static int run_fault(void)
 	return 0;
 }
 
+/* launch_stuck: a kernel that makes no device call cannot be cancelled;
+ * doca_dpa_destroy waits 2 s for it, then returns and leaves the DPA (and
+ * its memory) to it. Prints one line for expect_stdout.sh. */
+static int run_stuck(void)
+{
+	world_up(NULL);
+	assert_doca_ok(doca_dpa_kernel_launch_update_set(w.dpa, NULL, 0, NULL, 0, 1, &spin_kernel,
+	                                                 w.started_h, w.mem));
+	assert_doca_ok(doca_sync_event_wait_gt(w.started, 0, UINT64_MAX));
+	double t0 = now_s();
+	assert_doca_ok(doca_dpa_destroy(w.dpa));
+	double took = now_s() - t0;
+	assert_true(took >= 1.9 && took < 4.0);
+	/* Device memory is host memory, still allocated: let the kernel go. */
+	__atomic_store_n((uint64_t *)(uintptr_t)w.mem, 1, __ATOMIC_RELEASE);
+	event_free(w.gate);
+	event_free(w.comp);
+	event_free(w.comp2);
+	event_free(w.started);
+	assert_doca_ok(doca_dev_close(w.dev));
+	printf("stuck: doca_dpa_destroy returned after %.1f s\n", took);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "stuck") == 0)
+		return run_stuck();
 	if (argc > 1 && strcmp(argv[1], "fault") == 0)
 		return run_fault();
 	const struct CMUnitTest tests[] = {
