@@ -534,7 +534,11 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
 		}
 		if (p->length)
 			memcpy(wr->bounce, (void *)(uintptr_t)p->local_addr, p->length);
-		wr->wqe.sge[0].base = wr->bounce;
+		/* A 0-byte send has no bounce buffer: its (checked) address
+		 * stands in, so no transport is handed a NULL base (as a host
+		 * task's empty doca_buf has its data address). */
+		wr->wqe.sge[0].base =
+		        p->length ? (void *)wr->bounce : (void *)(uintptr_t)p->local_addr;
 	}
 	pthread_mutex_lock(&path->lock);
 	wr->wr_index = path->conn_seq[conn->index]++;

@@ -18,6 +18,7 @@ enum rdma_cmd {
 	CMD_BAD,        /* bad handle, connection id out of range, range outside the mmap */
 	CMD_HOLD,       /* a write without FLUSH: held */
 	CMD_FLUSH,      /* a write with FLUSH: sends the held one and itself */
+	CMD_ZERO_SEND,  /* the target posts a receive, the initiator sends 0 bytes into it */
 	CMD_REMOTE_ERR, /* a write the peer's mmap does not allow: SEND_ERR */
 };
 
@@ -34,8 +35,9 @@ enum rdma_cmd {
 #define INIT_LOOP_SEND_AT 640
 #define INIT_LOOP_RECV_AT 768
 #define BUF_SIZE 4096
-#define RO_AT 3072       /* the read-only (for peers) KiB of init_buf */
-#define TGT_HOLD_AT 3072 /* the held write, then the flushing one */
+#define RO_AT 3072            /* the read-only (for peers) KiB of init_buf */
+#define TGT_HOLD_AT 3072      /* the held write, then the flushing one */
+#define TGT_ZERO_RECV_AT 1536 /* the receive a 0-byte send lands in */
 #define ARR_ELEM 64
 #define BUF_WRITE_SRC 0  /* initiator element written ... */
 #define BUF_WRITE_DST 40 /* ... to this target element */

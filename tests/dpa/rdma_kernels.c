@@ -125,6 +125,14 @@ static void hold(struct rdma_state *s, uint64_t at, uint32_t flags)
 	                             s->init_mmap, s->init_buf + INIT_SRC_AT, 64, flags);
 }
 
+/* A send of no bytes (its payload has no bounce buffer) into a receive. */
+static void zero_send(struct rdma_state *s)
+{
+	doca_dpa_dev_rdma_post_receive(s->tgt_rdma, s->tgt_mmap, s->tgt_buf + TGT_ZERO_RECV_AT, 8);
+	doca_dpa_dev_rdma_post_send(s->init_rdma, s->conn0, s->init_mmap, s->init_buf + INIT_SRC_AT,
+	                            0, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+}
+
 /* Over the loopback connection, into memory its export does not let peers
  * write: the responder refuses it, the requester raises SEND_ERR. */
 static void remote_err(struct rdma_state *s)
@@ -166,6 +174,9 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 			break;
 		case CMD_FLUSH:
 			hold(s, TGT_HOLD_AT + 64, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+			break;
+		case CMD_ZERO_SEND:
+			zero_send(s);
 			break;
 		case CMD_REMOTE_ERR:
 			remote_err(s);

@@ -434,6 +434,22 @@ static void test_held_until_flush(void **unused)
 	assert_memory_equal(tgt_buf + TGT_HOLD_AT + 64, init_buf + INIT_SRC_AT, 64);
 }
 
+/* A send of 0 bytes (found by fuzz_dpa_post: its payload had no bounce
+ * buffer, so the transport was handed a NULL iov base) completes on both
+ * sides and changes no byte of the receive. */
+static void test_zero_length_send(void **unused)
+{
+	unsigned char before[8];
+
+	(void)unused;
+	memcpy(before, tgt_buf + TGT_ZERO_RECV_AT, sizeof(before));
+	run(CMD_ZERO_SEND, 17);
+	assert_int_equal(st->num_records, 17);
+	find(15, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 17);
+	find(15, DOCA_DPA_DEV_COMP_RECV_SEND, 1, tgt_conn0_id, 2);
+	assert_memory_equal(tgt_buf + TGT_ZERO_RECV_AT, before, sizeof(before));
+}
+
 /* A write the target memory's export does not allow: refused by the peer,
  * reported as SEND_ERR with the connection id; the bytes are unchanged. */
 static void test_remote_error(void **unused)
@@ -442,9 +458,9 @@ static void test_remote_error(void **unused)
 
 	(void)unused;
 	memcpy(before, init_buf + RO_AT, sizeof(before));
-	run(CMD_REMOTE_ERR, 16);
-	assert_int_equal(st->num_records, 16);
-	const struct cqe_record *r = &st->records[15];
+	run(CMD_REMOTE_ERR, 18);
+	assert_int_equal(st->num_records, 18);
+	const struct cqe_record *r = &st->records[17];
 	assert_int_equal(r->type, DOCA_DPA_DEV_COMP_SEND_ERR);
 	assert_int_equal(r->user_data, st->conn_loop);
 	assert_memory_equal(init_buf + RO_AT, before, sizeof(before));
@@ -453,9 +469,13 @@ static void test_remote_error(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ops),          cmocka_unit_test(test_optimize_reports),
-		cmocka_unit_test(test_signals),      cmocka_unit_test(test_buf_arrays),
-		cmocka_unit_test(test_bad_input),    cmocka_unit_test(test_held_until_flush),
+		cmocka_unit_test(test_ops),
+		cmocka_unit_test(test_optimize_reports),
+		cmocka_unit_test(test_signals),
+		cmocka_unit_test(test_buf_arrays),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_held_until_flush),
+		cmocka_unit_test(test_zero_length_send),
 		cmocka_unit_test(test_remote_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

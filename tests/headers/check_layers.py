@@ -16,6 +16,7 @@ BELOW = {
     "rdma": {"core", "nic"},
     "dpa": {"core", "nic", "rdma"},
     "argp": {"core"},
+    "flexio": set(),  # libflexio: standalone, beside libdoca_dpa
 }
 LOCAL = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"', re.M)
 SYSTEM = re.compile(r'^\s*#\s*include\s+<(ucp|uct|ucs|ucm)/', re.M)

@@ -35,18 +35,19 @@ prefix=$work/prefix
 # aarch64-linux-gnu), as DOCA installs them; lib/ for a toolchain without one.
 multiarch=$($cc -print-multiarch 2>/dev/null || true)
 libdir=$prefix/lib${multiarch:+/$multiarch}
-for lib in doca_common doca_rdma doca_dpa doca_argp; do
+for lib in doca_common doca_rdma doca_dpa doca_argp flexio; do
 	{ test -f "$libdir/lib$lib.so" && test -f "$libdir/lib$lib.a"; } ||
 		fail "lib$lib.so/.a not installed in $libdir"
 done
-for module in doca-common doca-rdma doca-dpa doca-argp doca; do
+for module in doca-common doca-rdma doca-dpa doca-argp doca libflexio; do
 	test -f "$libdir/pkgconfig/$module.pc" || fail "$module.pc not in $libdir/pkgconfig"
 done
 
-# Headers flat in include/: each one compiles with -I<prefix>/include alone.
+# Headers flat in include/ (libflexio's in include/libflexio/, where DOCA
+# programs include them from): each one compiles with -I<prefix>/include alone.
 test ! -e "$prefix/include/softdoca" || fail "include/softdoca/ is still installed"
-for path in "$src"/include/*.h; do
-	header=${path##*/}
+for path in "$src"/include/*.h "$src"/include/libflexio/*.h; do
+	header=${path#"$src"/include/}
 	test -f "$prefix/include/$header" || fail "header $header not in $prefix/include"
 	printf '#include <%s>\nint sdoca_header_check;\n' "$header" >"$work/header.c"
 	# shellcheck disable=SC2086
@@ -100,8 +101,9 @@ LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$work/prog"
 # headers compile with -Werror -pedantic under both, each API generation, C
 # and C++. (A sanitizer build's program must use the libraries' compiler.)
 if [ -z "$flags" ]; then
-	for path in "$prefix"/include/*.h; do printf '#include <%s>\n' "${path##*/}"; done \
-		>"$work/all_headers.h"
+	for path in "$prefix"/include/*.h "$prefix"/include/libflexio/*.h; do
+		printf '#include <%s>\n' "${path#"$prefix"/include/}"
+	done >"$work/all_headers.h"
 	for other in gcc clang g++ clang++; do
 		command -v "$other" >/dev/null || fail "$other is not installed"
 		case $other in
@@ -132,6 +134,16 @@ $cc $flags -Wall -Wextra -Werror -DDOCA_ALLOW_EXPERIMENTAL_API "$program" -o "$w
 	$(pkg-config --cflags doca-common) "$libdir/libdoca_common.a" \
 	$(pkg-config --static --libs-only-l doca-common | sed 's/-ldoca_common//')
 timeout -s KILL "$LIMIT" "$work/prog_static"
+
+# --- libflexio, as DOCA DPA programs use it -----------------------------------
+# dependency('libflexio'): the DPA resources file read from a buffer with no
+# NUL (as DOCA's dpa_common.c passes it), through the shared library.
+# shellcheck disable=SC2046,SC2086
+$cc $flags -Wall -Wextra -Werror "$src/tests/integration/flexio_program.c" -o "$work/flexio_prog" \
+	$(pkg-config --cflags --libs libflexio) || fail "flexio_program.c does not build via libflexio.pc"
+LD_LIBRARY_PATH="$libdir" timeout -s KILL "$LIMIT" "$work/flexio_prog" >"$work/flexio.log" 2>&1 ||
+	{ cat "$work/flexio.log"; fail "flexio_program did not run"; }
+grep -q "^EUs: 3 5 6 7$" "$work/flexio.log" || { cat "$work/flexio.log"; fail "flexio_program's EUs"; }
 
 # --- the API generation comes from the module ---------------------------------
 # lib/<multiarch>/pkgconfig: "doca" (DOCA 2.x's single module) gives DOCA 2.5's
