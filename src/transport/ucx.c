@@ -15,8 +15,9 @@
  *  - completion records live in the space UCX reserves in each request
  *    (ucx_op.c: what UCX completes inside a call waits for the next
  *    progress);
- *  - libucs installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers when it loads;
- *    a program's signal handling is its own, so they are removed again;
+ *  - libucs installs SIGSEGV/SIGBUS/SIGILL/SIGFPE and SIGHUP handlers when
+ *    it loads; a program's signal handling is its own, so UCX is told to
+ *    give them back (hand_signals_back);
  *  - UCX's own warnings are turned down to errors (see configure_globals);
  *  - a peer's worker address is read with bounds (ucx_address.c) before UCX
  *    reads it without;
@@ -28,14 +29,13 @@
  * environment; ThreadSanitizer runs need UCX_MEM_MMAP_HOOK_MODE=none (run.sh
  * sets it), as its madvise hook crashes inside TSan's interceptors.
  */
-#include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include <ucs/config/global_opts.h>
+#include <ucs/debug/debug.h>
 
 #include "core/sdk_log.h"
 #include "transport/ucx.h"
@@ -67,29 +67,41 @@ static struct {
 	struct context *contexts;
 } global = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* libucs's crash handlers would replace the program's own (or the default
- * core dump). Only handlers that point into libucs are removed. */
-static void __attribute__((constructor)) remove_ucx_signal_handlers(void)
+/* A user who names one of these chose UCX's signal handling. */
+static bool user_set(const char *const *names)
 {
-	static const int signals[] = { SIGILL, SIGSEGV, SIGBUS, SIGFPE };
+	for (; *names; names++)
+		if (getenv(*names))
+			return true;
+	return false;
+}
 
-	for (size_t i = 0; i < SDOCA_ARRAY_SIZE(signals); i++) {
-		struct sigaction sa;
-		Dl_info info;
-		void *handler;
+/* libucs installs handlers when it loads, before any softdoca code runs: for
+ * the crash signals (UCX_ERROR_SIGNALS, a backtrace under UCX_HANDLE_ERRORS)
+ * and for SIGHUP (UCX_DEBUG_SIGNO), which then no longer ends the program. A
+ * DOCA program's signals are its own: they go back to what they were before
+ * UCX, through UCX's own call (which also stops UCX from intercepting later
+ * sigaction() calls for them), unless the user set those variables. Runs
+ * after libucs's constructor: this library depends on it. */
+static void __attribute__((constructor)) hand_signals_back(void)
+{
+	static const char *const error_vars[] = { "UCX_ERROR_SIGNALS", "UCX_HANDLE_ERRORS", NULL };
+	static const char *const debug_vars[] = { "UCX_DEBUG_SIGNO", NULL };
+	const unsigned int installs = UCS_BIT(UCS_HANDLE_ERROR_BACKTRACE) |
+	                              UCS_BIT(UCS_HANDLE_ERROR_FREEZE) |
+	                              UCS_BIT(UCS_HANDLE_ERROR_DEBUG);
 
-		if (sigaction(signals[i], NULL, &sa) != 0)
-			continue;
-		handler = (sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction
-		                                     : (void *)sa.sa_handler;
-		if (handler == (void *)SIG_DFL || handler == (void *)SIG_IGN)
-			continue;
-		if (dladdr(handler, &info) && info.dli_fname && strstr(info.dli_fname, "libucs")) {
-			memset(&sa, 0, sizeof(sa));
-			sa.sa_handler = SIG_DFL;
-			sigaction(signals[i], &sa, NULL);
-		}
-	}
+	if (!user_set(error_vars) && (ucs_global_opts.handle_errors & installs))
+		for (unsigned int i = 0; i < ucs_global_opts.error_signals.count; i++)
+			ucs_debug_disable_signal(ucs_global_opts.error_signals.signals[i]);
+	if (!user_set(debug_vars) && ucs_global_opts.debug_signo > 0)
+		ucs_debug_disable_signal(ucs_global_opts.debug_signo);
+	/* A memory-domain setting that ucp_config_modify() does not carry to
+	 * memory domains (UCX 1.13 warns "invalid configuration" at worker
+	 * creation): UCX reads it from the environment at ucp_init(). Set here,
+	 * before the program has threads that could read the environment. Large
+	 * shm transfers need it (see configure). The user's value wins. */
+	setenv("UCX_CMA_MEMORY_INVALIDATE", "y", 0);
 }
 
 static doca_error_t mode_from_env(enum mode *mode)
@@ -154,15 +166,11 @@ static doca_error_t configure(ucp_config_t *config, const char *ifname, enum mod
 
 /* UCX's own warnings (e.g. requests a dead peer left behind, reported at
  * shutdown) are for UCX developers; softdoca reports those events itself.
- * UCX_LOG_LEVEL brings them back. The level is read whenever UCX logs. */
+ * UCX_LOG_LEVEL brings them back. */
 static void configure_globals(void)
 {
-	if (!getenv("UCX_LOG_LEVEL"))
-		ucs_global_opts.log_component.log_level = UCS_LOG_LEVEL_ERROR;
-	/* A memory-domain setting: ucp_config_modify() refuses it, and UCX reads
-	 * it from the environment at ucp_init(). Large shm transfers go much
-	 * faster with it (bench/RESULTS.md). The user's value wins. */
-	setenv("UCX_CMA_MEMORY_INVALIDATE", "y", 0);
+	if (!getenv("UCX_LOG_LEVEL") && ucs_global_opts_set_value("LOG_LEVEL", "error") != UCS_OK)
+		SDOCA_DBG("UCX refused LOG_LEVEL=error; its warnings stay on");
 }
 
 static doca_error_t context_get(const char *ifname, enum mode mode, struct context **out)

@@ -1,12 +1,16 @@
 /*
  * The application's signal handling stays as the application set it: libucs
- * installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers when it loads, and softdoca
- * removes them again (src/transport/ucx.c). Checked at the start of main()
+ * installs SIGSEGV/SIGBUS/SIGILL/SIGFPE handlers and a SIGHUP one (after
+ * which SIGHUP no longer ends the program) when it loads, and softdoca has
+ * UCX give them back (src/transport/ucx.c). Checked at the start of main()
  * (before cmocka installs its own), and for handlers of the program's own
  * across UCX's whole set-up and tear-down (RDMA contexts of this process
- * connected to each other: UCX context, worker, endpoints).
+ * connected to each other: UCX context, worker, endpoints). Run a second
+ * time with UCX_ERROR_SIGNALS and UCX_DEBUG_SIGNO set (tests/CMakeLists.txt):
+ * a user who asks for UCX's handlers keeps them.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +18,7 @@
 
 #include "unit/rdma_side.h"
 
-static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGHUP };
 #define NUM_SIGNALS (sizeof(crash_signals) / sizeof(crash_signals[0]))
 
 /* The dispositions main() found, before anything else ran. */
@@ -88,13 +92,34 @@ static void handlers_stay(void **state)
 	assert_handlers(own_handler);
 }
 
+/* UCX_ERROR_SIGNALS=SIGSEGV UCX_DEBUG_SIGNO=SIGHUP: the user's choice. */
+static void user_choice_kept(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NUM_SIGNALS; i++) {
+		bool asked = crash_signals[i] == SIGSEGV || crash_signals[i] == SIGHUP;
+
+		if (asked && at_start[i].sa_handler == SIG_DFL)
+			fail_msg("signal %d: UCX's handler was removed although the user asked for "
+			         "it",
+			         crash_signals[i]);
+		if (!asked && at_start[i].sa_handler != SIG_DFL)
+			fail_msg("signal %d: a handler the user did not ask for", crash_signals[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(handlers_stay),
 	};
+	const struct CMUnitTest user_choice[] = {
+		cmocka_unit_test(user_choice_kept),
+	};
 
 	for (size_t i = 0; i < NUM_SIGNALS; i++)
 		sigaction(crash_signals[i], NULL, &at_start[i]);
+	if (getenv("UCX_ERROR_SIGNALS"))
+		return cmocka_run_group_tests(user_choice, NULL, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
