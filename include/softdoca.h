@@ -164,6 +164,12 @@ struct softdoca_dpa_counters {
 	uint32_t mem_blocks;     /* ... in that many blocks */
 	uint32_t num_eus;        /* doca_dpa_get_total_num_eus_available() */
 	uint8_t started;         /* 1 between doca_dpa_start and doca_dpa_stop */
+	/* Its completion contexts bound to no thread (kernels poll them), and
+	 * their depth summed as a thread's below. */
+	uint32_t polled_completions;
+	uint64_t polled_cq_populated;
+	uint64_t polled_cq_unread;
+	uint64_t polled_cq_held;
 };
 
 /* Where a DPA thread is (docs/dpa.md 2.6). */

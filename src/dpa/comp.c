@@ -421,9 +421,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_get_dpa_handle(
 }
 
 struct doca_dpa_thread *sdoca_dpa_completion_info(struct doca_dpa_completion *c,
-                                                  uint64_t *populated, uint64_t *unread,
-                                                  uint64_t *held)
+                                                  const struct doca_dpa **dpa, uint64_t *populated,
+                                                  uint64_t *unread, uint64_t *held)
 {
+	*dpa = c->dpa;
 	pthread_mutex_lock(&c->lock);
 	struct doca_dpa_thread *t = c->thread;
 	*populated = c->populated - c->acked;

@@ -176,11 +176,13 @@ static ptrdiff_t dpa_index(const struct doca_dpa_thread *t, size_t num)
 
 /* One completion context, read once: whose and how deep. */
 struct comp_depth {
+	const struct doca_dpa *dpa;
 	struct doca_dpa_thread *thread;
 	uint64_t populated, unread, held;
 };
 
-static void fill_dpa(const struct info_dpa *d, struct softdoca_dpa_counters *out)
+static void fill_dpa(const struct info_dpa *d, const struct comp_depth *comps, size_t num_comps,
+                     struct softdoca_dpa_counters *out)
 {
 	memcpy(out->app_name, d->app_name, sizeof(out->app_name));
 	snprintf(out->ibdev_name, sizeof(out->ibdev_name), "%s", d->dpa->dev->info.ibdev_name);
@@ -189,6 +191,14 @@ static void fill_dpa(const struct info_dpa *d, struct softdoca_dpa_counters *out
 	sdoca_dpa_mem_in_use(d->dpa, &out->mem_bytes, &out->mem_blocks);
 	out->num_eus = d->dpa->total_eus;
 	out->started = d->started;
+	for (size_t i = 0; i < num_comps; i++) {
+		if (comps[i].dpa != d->dpa || comps[i].thread != NULL)
+			continue;
+		out->polled_completions++;
+		out->polled_cq_populated += comps[i].populated;
+		out->polled_cq_unread += comps[i].unread;
+		out->polled_cq_held += comps[i].held;
+	}
 }
 
 static void fill_thread(struct doca_dpa_thread *t, uint32_t dpa, const struct comp_depth *comps,
@@ -227,13 +237,13 @@ static doca_error_t collect(struct softdoca_process_counters *pc)
 		err = DOCA_ERROR_NO_MEMORY;
 		goto out;
 	}
-	for (size_t i = 0; i < num_dpas; i++)
-		fill_dpa(&reg.dpas[i], &pc->dpas[i]);
-	pc->num_dpas = (uint32_t)num_dpas;
 	for (size_t i = 0; i < reg.completions.num; i++)
-		comps[i].thread =
-		        sdoca_dpa_completion_info(reg.completions.items[i], &comps[i].populated,
-		                                  &comps[i].unread, &comps[i].held);
+		comps[i].thread = sdoca_dpa_completion_info(reg.completions.items[i], &comps[i].dpa,
+		                                            &comps[i].populated, &comps[i].unread,
+		                                            &comps[i].held);
+	for (size_t i = 0; i < num_dpas; i++)
+		fill_dpa(&reg.dpas[i], comps, reg.completions.num, &pc->dpas[i]);
+	pc->num_dpas = (uint32_t)num_dpas;
 	for (size_t i = 0; i < reg.threads.num && pc->num_dpa_threads < max_threads; i++) {
 		struct doca_dpa_thread *t = reg.threads.items[i];
 		ptrdiff_t dpa = dpa_index(t, num_dpas);

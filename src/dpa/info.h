@@ -38,11 +38,11 @@ void sdoca_dpa_info_remove_completion(struct doca_dpa_completion *c);
 /* The objects' own parts, each read under the object's lock. */
 /* thread.c: every field but dpa, completions and the cq_* depths. */
 void sdoca_dpa_thread_info(struct doca_dpa_thread *t, struct softdoca_dpa_thread_counters *out);
-/* comp.c: the thread it is bound to (NULL: polled) and its depth: in the
- * ring unacknowledged, of those unread, held back. */
+/* comp.c: its DPA, the thread it is bound to (NULL: polled) and its
+ * depth: in the ring unacknowledged, of those unread, held back. */
 struct doca_dpa_thread *sdoca_dpa_completion_info(struct doca_dpa_completion *c,
-                                                  uint64_t *populated, uint64_t *unread,
-                                                  uint64_t *held);
+                                                  const struct doca_dpa **dpa, uint64_t *populated,
+                                                  uint64_t *unread, uint64_t *held);
 /* mem.c: doca_dpa_mem_alloc memory in use. */
 void sdoca_dpa_mem_in_use(struct doca_dpa *dpa, uint64_t *bytes, uint32_t *blocks);
 /* affinity.c: its EU, or SOFTDOCA_DPA_NO_EU. */

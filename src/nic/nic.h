@@ -681,7 +681,7 @@ doca_error_t nic_stats_collect(struct softdoca_process_counters **out);
 #define NIC_STATS_MAX_CONNS (1u << 20)
 #define NIC_STATS_DPA_MAGIC "SDPA"
 #define NIC_STATS_DPA_HDR_LEN 16u
-#define NIC_STATS_DPA_LEN 160u        /* a DPA record's fields (version 2) */
+#define NIC_STATS_DPA_LEN 184u        /* a DPA record's fields (version 2) */
 #define NIC_STATS_DPA_THREAD_LEN 136u /* a DPA thread record's */
 #define NIC_STATS_MAX_DPAS SDOCA_STATS_MAX_DPAS
 #define NIC_STATS_MAX_DPA_THREADS SDOCA_STATS_MAX_DPA_THREADS

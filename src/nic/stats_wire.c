@@ -80,6 +80,10 @@ static void put_dpa_section(uint8_t *p, const struct softdoca_process_counters *
 		sdoca_put_le32(p + 144, d->mem_blocks);
 		sdoca_put_le32(p + 148, d->num_eus);
 		p[152] = d->started ? 1 : 0;
+		sdoca_put_le32(p + 156, d->polled_completions);
+		sdoca_put_le64(p + 160, d->polled_cq_populated);
+		sdoca_put_le64(p + 168, d->polled_cq_unread);
+		sdoca_put_le64(p + 176, d->polled_cq_held);
 	}
 	for (uint32_t i = 0; i < pc->num_dpa_threads; i++, p += NIC_STATS_DPA_THREAD_LEN) {
 		const struct softdoca_dpa_thread_counters *t = &pc->dpa_threads[i];
@@ -262,7 +266,7 @@ static doca_error_t get_dpa_section(const uint8_t *p, const struct dpa_section *
 
 		if (!terminated(p, NAME_LEN) || !terminated(p + 64, NAME_LEN))
 			return bad("a DPA with an unterminated name", i, NAME_LEN);
-		if (err > 255 || p[152] > 1 || !zero(p + 153, 7))
+		if (err > 255 || p[152] > 1 || !zero(p + 153, 3))
 			return bad("a DPA with an unknown error, state or reserved bytes set", i,
 			           err);
 		get_string(d->app_name, p);
@@ -273,6 +277,14 @@ static doca_error_t get_dpa_section(const uint8_t *p, const struct dpa_section *
 		d->mem_blocks = sdoca_get_le32(p + 144);
 		d->num_eus = sdoca_get_le32(p + 148);
 		d->started = p[152];
+		d->polled_completions = sdoca_get_le32(p + 156);
+		d->polled_cq_populated = sdoca_get_le64(p + 160);
+		d->polled_cq_unread = sdoca_get_le64(p + 168);
+		d->polled_cq_held = sdoca_get_le64(p + 176);
+		if (d->polled_cq_unread > d->polled_cq_populated)
+			return bad("a DPA with more completions unread than populated",
+			           (unsigned long)d->polled_cq_unread,
+			           (unsigned long)d->polled_cq_populated);
 	}
 	for (uint32_t i = 0; i < s->num_threads; i++, p += s->thread_len) {
 		struct softdoca_dpa_thread_counters *t = &pc->dpa_threads[i];

@@ -47,6 +47,7 @@ expect "^DPA 0:${tab}thread_test_app \(hca_id [^,]+, started\)$"
 expect "^${tab}last_error:${tab}${tab}DOCA_SUCCESS$"
 expect "^${tab}threads:${tab}${tab}6$"
 expect "^${tab}memory_in_use:${tab}${tab}384 bytes in 6 blocks$"
+expect "^${tab}polled_cqs:${tab}${tab}0 \(populated 0, unread 0, held 0\)$"
 expect "^thread +dpa +kernel +state +trigger +rank +eu +activations +last_activation +cqs +populated +unread +held$"
 ago='[0-9]+\.[0-9]{3} s ago'
 expect "^[0-9]+ +0 +count_kernel +finished +- +0/1 +7 +5 +$ago +0 +0 +0 +0$"

@@ -173,6 +173,11 @@ static void test_fields(void **state)
 	assert_int_equal(d->mem_bytes, 100);
 	assert_int_equal(d->mem_blocks, 1);
 	assert_int_equal(d->started, 1);
+	/* the polled context: populated as they come, while they fit */
+	assert_int_equal(d->polled_completions, 1);
+	assert_int_equal(d->polled_cq_populated, 2);
+	assert_int_equal(d->polled_cq_unread, 2);
+	assert_int_equal(d->polled_cq_held, 0);
 	assert_int_equal(pc->num_dpa_threads, 2);
 	const struct softdoca_dpa_thread_counters *c = find_thread(pc, t);
 	assert_int_equal(c->dpa, 0);

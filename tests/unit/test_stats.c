@@ -260,6 +260,10 @@ static struct softdoca_process_counters *sample_dpa(uint32_t dpas, uint32_t thre
 			.mem_blocks = 20 + i,
 			.num_eus = 254 - i,
 			.started = (uint8_t)(i % 2),
+			.polled_completions = 30 + i,
+			.polled_cq_populated = 0x300000000ull + i,
+			.polled_cq_unread = 40 + i,
+			.polled_cq_held = 50 + i,
 		};
 	for (uint32_t i = 0; i < dpas; i++) {
 		snprintf(pc->dpas[i].app_name, sizeof(pc->dpas[i].app_name), "app_%u", i);
@@ -308,6 +312,10 @@ static void same_dpa(const struct softdoca_process_counters *a,
 		assert_int_equal(x->mem_blocks, y->mem_blocks);
 		assert_int_equal(x->num_eus, y->num_eus);
 		assert_int_equal(x->started, y->started);
+		assert_int_equal(x->polled_completions, y->polled_completions);
+		assert_int_equal(x->polled_cq_populated, y->polled_cq_populated);
+		assert_int_equal(x->polled_cq_unread, y->polled_cq_unread);
+		assert_int_equal(x->polled_cq_held, y->polled_cq_held);
 	}
 	for (uint32_t i = 0; i < a->num_dpa_threads; i++) {
 		const struct softdoca_dpa_thread_counters *x = &a->dpa_threads[i],
@@ -418,7 +426,7 @@ static void test_dpa_garbage(void **state)
 		uint8_t value;
 	} cases[] = {
 		{ SEC, 'X' },       /* magic */
-		{ SEC + 4, 159 },   /* DPA records shorter than version 2's */
+		{ SEC + 4, 183 },   /* DPA records shorter than version 2's */
 		{ SEC + 6, 135 },   /* thread records shorter */
 		{ SEC + 5, 1 },     /* longer DPA records: the length no longer fits */
 		{ SEC + 8, 3 },     /* DPAs */
@@ -428,6 +436,7 @@ static void test_dpa_garbage(void **state)
 		{ DPA0 + 129, 1 },  /* an unknown error */
 		{ DPA0 + 152, 2 },  /* started neither 0 nor 1 */
 		{ DPA0 + 155, 1 },  /* reserved */
+		{ DPA0 + 175, 1 },  /* polled: more unread than populated */
 		{ THR0, 2 },        /* a DPA not in the snapshot */
 		{ THR0 + 72, 6 },   /* an unknown state */
 		{ THR0 + 73, 2 },   /* unknown flags */

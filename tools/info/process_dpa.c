@@ -56,6 +56,10 @@ void info_print_dpa_text(const struct softdoca_process_counters *pc, const char 
 		printf("\tmemory_in_use:\t\t%" PRIu64 " bytes in %u blocks\n", d->mem_bytes,
 		       d->mem_blocks);
 		printf("\teus_available:\t\t%u\n", d->num_eus);
+		printf("\tpolled_cqs:\t\t%u (populated %" PRIu64 ", unread %" PRIu64
+		       ", held %" PRIu64 ")\n",
+		       d->polled_completions, d->polled_cq_populated, d->polled_cq_unread,
+		       d->polled_cq_held);
 	}
 	for (uint32_t i = 0; i < pc->num_dpa_threads; i++) {
 		const struct softdoca_dpa_thread_counters *t = &pc->dpa_threads[i];
@@ -106,6 +110,10 @@ static json_object *dpa_json(const struct softdoca_dpa_counters *d, uint32_t ind
 	json_object_object_add(o, "memory_in_use_bytes", int64(d->mem_bytes));
 	json_object_object_add(o, "memory_blocks", int64(d->mem_blocks));
 	json_object_object_add(o, "eus_available", int64(d->num_eus));
+	json_object_object_add(o, "polled_completion_contexts", int64(d->polled_completions));
+	json_object_object_add(o, "polled_cq_populated", int64(d->polled_cq_populated));
+	json_object_object_add(o, "polled_cq_unread", int64(d->polled_cq_unread));
+	json_object_object_add(o, "polled_cq_held", int64(d->polled_cq_held));
 	return o;
 }
 
