@@ -1,6 +1,6 @@
 #!/bin/bash
 # dpa_info.sh PROGRAM INFO: PROGRAM (info_main.c) leaves DPA threads in
-# every state and prints "ready PID"; softdoca-info --pid PID, in text and
+# every state (one kernel still running) and prints "ready PID"; softdoca-info --pid PID, in text and
 # JSON, must show its DPA and each thread's kernel, state, rank, EU,
 # activations and completion contexts while it runs. PROGRAM waits for
 # "done" on stdin, then tears down and must succeed. Every wait is bounded.
@@ -45,8 +45,8 @@ expect() {
 tab=$'\t'
 expect "^DPA 0:${tab}thread_test_app \(hca_id [^,]+, started\)$"
 expect "^${tab}last_error:${tab}${tab}DOCA_SUCCESS$"
-expect "^${tab}threads:${tab}${tab}6$"
-expect "^${tab}memory_in_use:${tab}${tab}384 bytes in 6 blocks$"
+expect "^${tab}threads:${tab}${tab}7$"
+expect "^${tab}memory_in_use:${tab}${tab}448 bytes in 7 blocks$"
 expect "^${tab}polled_cqs:${tab}${tab}0 \(populated 0, unread 0, held 0\)$"
 expect "^thread +dpa +kernel +state +trigger +rank +eu +activations +last_activation +cqs +populated +unread +held$"
 ago='[0-9]+\.[0-9]{3} s ago'
@@ -56,14 +56,15 @@ expect "^[0-9]+ +0 +pong_kernel +finished +- +1/2 +- +3 +$ago +0 +0 +0 +0$"
 expect "^[0-9]+ +0 +return_kernel +runnable +- +0/1 +- +2 +$ago +0 +0 +0 +0$"
 expect "^[0-9]+ +0 +count_kernel +started +pending +0/1 +- +0 +never +1 +0 +0 +0$"
 expect "^[0-9]+ +0 +return_kernel +created +- +- +- +0 +never +0 +0 +0 +0$"
+expect "^[0-9]+ +0 +spin_kernel +running +- +0/1 +- +1 +$ago +0 +0 +0 +0$"
 
 json=$("$info" --pid "$target" --json 2>&1) || fail "softdoca-info --pid --json failed: $json"
 printf '%s\n' "$json" | python3 -c '
 import json, sys
 root = json.load(sys.stdin)
 (dpa,) = root["dpas"]
-assert dpa["app_name"] == "thread_test_app" and dpa["started"] and dpa["threads"] == 6, dpa
-assert dpa["last_error"] == "DOCA_SUCCESS" and dpa["memory_in_use_bytes"] == 384, dpa
+assert dpa["app_name"] == "thread_test_app" and dpa["started"] and dpa["threads"] == 7, dpa
+assert dpa["last_error"] == "DOCA_SUCCESS" and dpa["memory_in_use_bytes"] == 448, dpa
 got = sorted((t["kernel"], t["state"], t["activations"], t["rank"], t["num_ranks"], t["eu"],
               t["trigger_pending"], t["completion_contexts"]) for t in root["dpa_threads"])
 want = sorted([("count_kernel", "finished", 5, 0, 1, 7, False, 0),
@@ -71,7 +72,8 @@ want = sorted([("count_kernel", "finished", 5, 0, 1, 7, False, 0),
                ("pong_kernel", "finished", 3, 1, 2, None, False, 0),
                ("return_kernel", "runnable", 2, 0, 1, None, False, 0),
                ("count_kernel", "started", 0, 0, 1, None, True, 1),
-               ("return_kernel", "created", 0, None, None, None, False, 0)],
+               ("return_kernel", "created", 0, None, None, None, False, 0),
+               ("spin_kernel", "running", 1, 0, 1, None, False, 0)],
               key=lambda t: str(t))
 assert sorted(got, key=lambda t: str(t)) == want, got
 for t in root["dpa_threads"]:

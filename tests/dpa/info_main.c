@@ -6,11 +6,13 @@
  * activations with an EU affinity, a thread group's two ranks (one
  * finished, one waiting), a kernel that returns after 2 activations,
  * started but never run with a notification pending and a completion
- * context, created only - checks what its own counters snapshot says of
+ * context, created only, and a kernel still running (it spins until the
+ * end) - checks what its own counters snapshot says of
  * them (softdoca_process_counters_get on itself, exact values), prints
  * "ready PID", and waits for a line on stdin before it tears down.
  */
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +33,7 @@ doca_dpa_func_t count_kernel;
 doca_dpa_func_t ping_kernel;
 doca_dpa_func_t pong_kernel;
 doca_dpa_func_t return_kernel;
+doca_dpa_func_t spin_kernel;
 
 #define SETTLE_S 20 /* the threads reach their states long before */
 
@@ -119,10 +122,11 @@ find_thread(const struct softdoca_process_counters *pc, uint32_t id)
 	return NULL;
 }
 
-/* This process's snapshot once no kernel runs and the finishing ones have
- * finished: the sync events told the kernels got there, not that their
- * host threads have gone back to wait. Bounded. */
-static struct softdoca_process_counters *settled(uint32_t finished_a, uint32_t finished_b)
+/* This process's snapshot once only the spinning kernel runs and the
+ * finishing ones have finished: the sync events told the kernels got
+ * there, not that their host threads have gone back to wait. Bounded. */
+static struct softdoca_process_counters *settled(uint32_t finished_a, uint32_t finished_b,
+                                                 uint32_t spinning)
 {
 	time_t give_up = time(NULL) + SETTLE_S;
 	for (;;) {
@@ -131,7 +135,9 @@ static struct softdoca_process_counters *settled(uint32_t finished_a, uint32_t f
 		bool quiet = find_thread(pc, finished_a)->state == SOFTDOCA_DPA_THREAD_FINISHED &&
 		             find_thread(pc, finished_b)->state == SOFTDOCA_DPA_THREAD_FINISHED;
 		for (uint32_t i = 0; i < pc->num_dpa_threads; i++)
-			quiet = quiet && pc->dpa_threads[i].state != SOFTDOCA_DPA_THREAD_RUNNING;
+			quiet = quiet &&
+			        (pc->dpa_threads[i].state == SOFTDOCA_DPA_THREAD_RUNNING) ==
+			                (pc->dpa_threads[i].id == spinning);
 		if (quiet)
 			return pc;
 		softdoca_process_counters_destroy(pc);
@@ -161,7 +167,7 @@ static void expect_thread(const struct softdoca_process_counters *pc, const stru
 static void test_info_while_running(void **unused)
 {
 	(void)unused;
-	struct test_thread fin, ping, pong, ret, parked, created;
+	struct test_thread fin, ping, pong, ret, parked, created, spin;
 	struct test_event done_fin, done_pp, done_ret;
 	struct doca_dpa_eu_affinity *aff;
 	struct doca_dpa_tg *tg;
@@ -232,25 +238,32 @@ static void test_info_while_running(void **unused)
 	/* created only */
 	thread_create(&created, return_kernel);
 
-	struct softdoca_process_counters *pc = settled(fin.id, pong.id);
+	/* running: its kernel spins until limit is set (at the end) */
+	thread_create(&spin, spin_kernel);
+	thread_start(&spin);
+	assert_doca_ok(doca_dpa_thread_run(spin.thread));
+	notify(&spin);
+
+	struct softdoca_process_counters *pc = settled(fin.id, pong.id, spin.id);
 	assert_int_equal(pc->num_dpas, 1);
 	assert_string_equal(pc->dpas[0].app_name, "thread_test_app");
 	assert_string_equal(pc->dpas[0].ibdev_name, ibdev);
 	assert_int_equal(pc->dpas[0].started, 1);
 	assert_int_equal(pc->dpas[0].last_error, DOCA_SUCCESS);
-	assert_int_equal(pc->dpas[0].num_threads, 6);
-	assert_int_equal(pc->dpas[0].mem_blocks, 6);
-	assert_int_equal(pc->dpas[0].mem_bytes, 6 * sizeof(struct thread_state));
+	assert_int_equal(pc->dpas[0].num_threads, 7);
+	assert_int_equal(pc->dpas[0].mem_blocks, 7);
+	assert_int_equal(pc->dpas[0].mem_bytes, 7 * sizeof(struct thread_state));
 	unsigned int eus;
 	assert_doca_ok(doca_dpa_get_total_num_eus_available(dpa, &eus));
 	assert_int_equal(pc->dpas[0].num_eus, eus);
-	assert_int_equal(pc->num_dpa_threads, 6);
+	assert_int_equal(pc->num_dpa_threads, 7);
 	expect_thread(pc, &fin, "count_kernel", SOFTDOCA_DPA_THREAD_FINISHED, 5, 0, 1);
 	expect_thread(pc, &ping, "ping_kernel", SOFTDOCA_DPA_THREAD_RUNNABLE, 3, 0, 2);
 	expect_thread(pc, &pong, "pong_kernel", SOFTDOCA_DPA_THREAD_FINISHED, 3, 1, 2);
 	expect_thread(pc, &ret, "return_kernel", SOFTDOCA_DPA_THREAD_RUNNABLE, 2, 0, 1);
 	expect_thread(pc, &parked, "count_kernel", SOFTDOCA_DPA_THREAD_STARTED, 0, 0, 1);
 	expect_thread(pc, &created, "return_kernel", SOFTDOCA_DPA_THREAD_CREATED, 0, 0, 0);
+	expect_thread(pc, &spin, "spin_kernel", SOFTDOCA_DPA_THREAD_RUNNING, 1, 0, 1);
 	assert_int_equal(find_thread(pc, fin.id)->eu, 7);
 	assert_int_equal(find_thread(pc, ping.id)->eu, SOFTDOCA_DPA_NO_EU);
 	assert_int_equal(find_thread(pc, parked.id)->trigger_pending, 1);
@@ -265,6 +278,10 @@ static void test_info_while_running(void **unused)
 	char line[64];
 	assert_non_null(fgets(line, sizeof(line), stdin));
 	assert_string_equal(line, "done\n");
+	/* the spinning kernel may leave now (DPA memory is host memory) */
+	__atomic_store_n(
+	        (uint64_t *)(uintptr_t)(spin.storage + offsetof(struct thread_state, limit)), 1,
+	        __ATOMIC_RELEASE);
 
 	assert_doca_ok(doca_dpa_completion_destroy(comp));
 	assert_doca_ok(doca_dpa_thread_group_stop(tg));
@@ -275,6 +292,7 @@ static void test_info_while_running(void **unused)
 	thread_destroy(&ret);
 	thread_destroy(&parked);
 	thread_destroy(&created);
+	thread_destroy(&spin);
 	assert_doca_ok(doca_dpa_eu_affinity_destroy(aff));
 	event_destroy(&done_fin);
 	event_destroy(&done_pp);
