@@ -19,7 +19,7 @@
 
 struct doca_dpa_completion;
 
-/* CLOCK_MONOTONIC in nanoseconds. */
+/* CLOCK_MONOTONIC_COARSE in nanoseconds (resolution: a few ms). */
 uint64_t sdoca_dpa_info_now_ns(void);
 
 /* The registry: objects are added at create and removed at destroy, before

@@ -54,7 +54,7 @@ struct doca_dpa_thread {
 	bool running; /* in an activation */
 	bool stopping;
 	uint64_t activations;
-	uint64_t last_activation_ns; /* CLOCK_MONOTONIC, when the last one began */
+	uint64_t last_activation_ns; /* sdoca_dpa_info_now_ns(), when the last one began */
 	uint32_t eu;                 /* the affinity's EU, for softdoca-info */
 	/* stopping, for the kernel's own device calls to see without the lock */
 	atomic_bool cancel;
