@@ -153,6 +153,60 @@ struct softdoca_connection_counters {
 	struct softdoca_rdma_counters counters;
 };
 
+/* A DPA context (doca_dpa) of another process, from its doca_dpa_start to
+ * its doca_dpa_destroy. */
+struct softdoca_dpa_counters {
+	char app_name[64];       /* its program's name (dpacc --app-name) */
+	char ibdev_name[64];     /* the device it was created on */
+	doca_error_t last_error; /* doca_dpa_peek_at_last_error() there */
+	uint32_t num_threads;    /* its doca_dpa_thread objects */
+	uint64_t mem_bytes;      /* doca_dpa_mem_alloc() memory in use */
+	uint32_t mem_blocks;     /* ... in that many blocks */
+	uint32_t num_eus;        /* doca_dpa_get_total_num_eus_available() */
+	uint8_t started;         /* 1 between doca_dpa_start and doca_dpa_stop */
+	/* Its completion contexts bound to no thread (kernels poll them), and
+	 * their depth summed as a thread's below. */
+	uint32_t polled_completions;
+	uint64_t polled_cq_populated;
+	uint64_t polled_cq_unread;
+	uint64_t polled_cq_held;
+};
+
+/* Where a DPA thread is (docs/dpa.md 2.6). */
+enum softdoca_dpa_thread_state {
+	SOFTDOCA_DPA_THREAD_CREATED,  /* not started, or stopped */
+	SOFTDOCA_DPA_THREAD_STARTED,  /* started; activations wait for doca_dpa_thread_run */
+	SOFTDOCA_DPA_THREAD_RUNNABLE, /* waiting for an activation (notify, a completion) */
+	SOFTDOCA_DPA_THREAD_RUNNING,  /* its kernel runs now */
+	SOFTDOCA_DPA_THREAD_FINISHED, /* the kernel called doca_dpa_dev_thread_finish */
+	SOFTDOCA_DPA_THREAD_DETACHED, /* stopped while its kernel never left: leaked */
+};
+
+#define SOFTDOCA_DPA_NO_EU UINT32_MAX /* a thread without an EU affinity */
+#define SOFTDOCA_DPA_NEVER UINT64_MAX /* a thread never activated */
+
+/* A DPA thread of another process, and its completion contexts' depth. */
+struct softdoca_dpa_thread_counters {
+	uint32_t dpa;    /* its index in softdoca_process_counters.dpas */
+	uint32_t id;     /* doca_dpa_thread_get_id() */
+	char kernel[64]; /* its kernel's name ("" before doca_dpa_thread_set_func_arg) */
+	enum softdoca_dpa_thread_state state;
+	uint8_t trigger_pending;      /* 1: an activation is due (a notify not consumed yet) */
+	uint32_t rank;                /* doca_dpa_dev_thread_rank() in its activations */
+	uint32_t num_ranks;           /* doca_dpa_dev_num_threads(): its group's size, 1 alone,
+	                               * 0 before its first start */
+	uint32_t eu;                  /* its EU affinity's EU, or SOFTDOCA_DPA_NO_EU */
+	uint64_t activations;         /* activations begun */
+	uint64_t ns_since_activation; /* since the last one began, or SOFTDOCA_DPA_NEVER */
+	uint32_t completions;         /* completion contexts bound to it */
+	/* Summed over them: completions in their rings not acknowledged yet,
+	 * those of them not read yet (doca_dpa_dev_get_completion), and those
+	 * arrived but held back (the context not armed, or its ring full). */
+	uint64_t cq_populated;
+	uint64_t cq_unread;
+	uint64_t cq_held;
+};
+
 /* Another process's counters at one moment. */
 struct softdoca_process_counters {
 	uint32_t pid;
@@ -162,13 +216,19 @@ struct softdoca_process_counters {
 	struct softdoca_device_counters *devices;
 	uint32_t num_connections;
 	struct softdoca_connection_counters *connections;
+	/* Its DPA contexts and their threads: none from a process without a
+	 * started DPA context, or whose softdoca predates them. */
+	uint32_t num_dpas;
+	struct softdoca_dpa_counters *dpas;
+	uint32_t num_dpa_threads;
+	struct softdoca_dpa_thread_counters *dpa_threads;
 };
 
 /* Reads the counters of the softdoca process pid (on this host, in this
  * mount and PID namespace, of this user or read by root) while it has an
- * RDMA context started, through the read-only channel its soft NIC's service
- * thread answers on (docs/design.md, "Reading another process's counters";
- * SOFTDOCA_STATS=0 there turns it off). NOT_FOUND: no such process, or one
+ * RDMA context or a DPA context started, through the read-only channel its
+ * soft NIC's service thread answers on (docs/design.md, "Reading another
+ * process's counters"; SOFTDOCA_STATS=0 there turns it off). NOT_FOUND: no such process, or one
  * without the channel; NOT_PERMITTED: another user's; AGAIN: the channel
  * stayed busy with other readers for 3 s; TIME_OUT: no answer in 2 s;
  * CONNECTION_RESET: it closed without answering (stopping);

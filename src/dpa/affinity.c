@@ -10,6 +10,7 @@
 
 #include "core/sdk_log.h"
 #include "dpa/dpa.h"
+#include "dpa/info.h"
 
 SDOCA_LOG_MODULE(dpa_affinity);
 
@@ -71,4 +72,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affin
 		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "doca_dpa_eu_affinity_get: no EU is set");
 	*eu_id = affinity->eu_id;
 	return DOCA_SUCCESS;
+}
+
+uint32_t sdoca_dpa_affinity_eu(const struct doca_dpa_eu_affinity *affinity)
+{
+	return affinity->eu_id == NO_EU ? SOFTDOCA_DPA_NO_EU : affinity->eu_id;
 }

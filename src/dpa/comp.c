@@ -17,6 +17,7 @@
 
 #include "core/sdk_log.h"
 #include "dpa/comp.h"
+#include "dpa/info.h"
 
 SDOCA_LOG_MODULE(dpa_comp);
 
@@ -307,6 +308,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
 	c->queue_size = queue_size;
 	pthread_mutex_init(&c->lock, NULL);
 	c->sink.push = sink_push;
+	sdoca_dpa_info_add_completion(c);
 	*dpa_comp = c;
 	return DOCA_SUCCESS;
 }
@@ -323,6 +325,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_destroy(struct doca_dpa_compl
 		handle_unregister(dpa_comp->handle);
 	if (dpa_comp->thread != NULL)
 		sdoca_dpa_thread_bind(dpa_comp->thread, -1);
+	sdoca_dpa_info_remove_completion(dpa_comp);
 	pthread_mutex_destroy(&dpa_comp->lock);
 	free(dpa_comp->ring);
 	free(dpa_comp->held);
@@ -350,7 +353,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_co
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: the thread is of another DPA", __func__);
 	if (dpa_comp->thread != NULL)
 		sdoca_dpa_thread_bind(dpa_comp->thread, -1);
+	pthread_mutex_lock(&dpa_comp->lock); /* softdoca-info reads it */
 	dpa_comp->thread = dpa_thread;
+	pthread_mutex_unlock(&dpa_comp->lock);
 	sdoca_dpa_thread_bind(dpa_thread, 1);
 	return DOCA_SUCCESS;
 }
@@ -378,9 +383,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_start(struct doca_dpa_complet
 	if (c->ring == NULL)
 		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory for %u slots", __func__,
 		           c->queue_size);
+	pthread_mutex_lock(&c->lock); /* softdoca-info reads them */
 	c->populated = c->read = c->acked = 0;
 	c->num_held = 0;
 	c->armed = true;
+	pthread_mutex_unlock(&c->lock);
 	c->handle = handle_register(SDOCA_DPA_TAG_COMPLETION, c);
 	if (c->handle == 0) {
 		free(c->ring);
@@ -411,4 +418,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_get_dpa_handle(
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
 	*handle = dpa_comp->handle;
 	return DOCA_SUCCESS;
+}
+
+struct doca_dpa_thread *sdoca_dpa_completion_info(struct doca_dpa_completion *c,
+                                                  const struct doca_dpa **dpa, uint64_t *populated,
+                                                  uint64_t *unread, uint64_t *held)
+{
+	*dpa = c->dpa;
+	pthread_mutex_lock(&c->lock);
+	struct doca_dpa_thread *t = c->thread;
+	*populated = c->populated - c->acked;
+	*unread = c->populated - c->read;
+	*held = c->num_held;
+	pthread_mutex_unlock(&c->lock);
+	return t;
 }

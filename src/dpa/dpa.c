@@ -15,6 +15,7 @@
 #include "core/dev.h"
 #include "core/sdk_log.h"
 #include "dpa/dpa.h"
+#include "dpa/info.h"
 
 SDOCA_LOG_MODULE(dpa);
 
@@ -120,6 +121,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca
 	                                        SDOCA_DPA_CORES * SDOCA_DPA_EUS_PER_CORE);
 	d->max_run_s = env_number("SOFTDOCA_DPA_KERNEL_MAX_RUN_S", SDOCA_DPA_MAX_RUN_S, 86400);
 	sdoca_dev_get(dev);
+	sdoca_dpa_info_add_dpa(d);
 	*dpa = d;
 	return DOCA_SUCCESS;
 }
@@ -145,6 +147,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	if (threads != 0)
 		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_dpa_destroy: %u DPA threads still exist",
 		           threads);
+	sdoca_dpa_info_remove_dpa(dpa);
 	/* DOCA's samples destroy a started DPA without stopping it. */
 	dpa->started = false;
 	if (!sdoca_dpa_launch_fini(dpa)) {
@@ -191,6 +194,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 	}
 	sdoca_dpa_fault_install();
 	dpa->started = true;
+	sdoca_dpa_info_started(dpa, true);
 	return DOCA_SUCCESS;
 }
 
@@ -200,6 +204,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 	if (!dpa->started)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_stop: the DPA is not started");
 	dpa->started = false;
+	sdoca_dpa_info_started(dpa, false);
 	/* Launches are cancelled and waited for (2 s); kernels left running
 	 * then write to stdout, not to a closed log file. */
 	sdoca_dpa_launch_stop(dpa, __func__);

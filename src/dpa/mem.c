@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/sdk_log.h"
 #include "dpa/dpa.h"
+#include "dpa/info.h"
 
 SDOCA_LOG_MODULE(dpa_mem);
 
@@ -199,4 +200,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_de
 	if (err == DOCA_SUCCESS)
 		memset((void *)(uintptr_t)dev_ptr, value, size);
 	return err;
+}
+
+void sdoca_dpa_mem_in_use(struct doca_dpa *dpa, uint64_t *bytes, uint32_t *blocks)
+{
+	pthread_mutex_lock(&dpa->mem_lock);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < dpa->num_allocs; i++)
+		sum += dpa->allocs[i].size;
+	*bytes = sum;
+	*blocks = dpa->num_allocs > UINT32_MAX ? UINT32_MAX : (uint32_t)dpa->num_allocs;
+	pthread_mutex_unlock(&dpa->mem_lock);
 }

@@ -19,6 +19,7 @@
 
 #include "core/sdk_log.h"
 #include "dpa/dpa.h"
+#include "dpa/info.h"
 
 SDOCA_LOG_MODULE(dpa_thread);
 
@@ -53,6 +54,8 @@ struct doca_dpa_thread {
 	bool running; /* in an activation */
 	bool stopping;
 	uint64_t activations;
+	uint64_t last_activation_ns; /* sdoca_dpa_info_now_ns(), when the last one began */
+	uint32_t eu;                 /* the affinity's EU, for softdoca-info */
 	/* stopping, for the kernel's own device calls to see without the lock */
 	atomic_bool cancel;
 	bool detached; /* a kernel that never left: the struct is leaked */
@@ -126,6 +129,7 @@ static bool wait_activation(struct doca_dpa_thread *t)
 		t->pending = false; /* triggers from now on make one more activation */
 		t->running = true;
 		t->activations++;
+		t->last_activation_ns = sdoca_dpa_info_now_ns();
 	}
 	pthread_mutex_unlock(&t->lock);
 	return go;
@@ -173,7 +177,9 @@ static void end_host_thread(struct doca_dpa_thread *t)
 		SDOCA_ERR("DPA thread %u: kernel '%s' did not leave within %d s: detached", t->id,
 		          t->kernel->name, JOIN_TIMEOUT_S);
 		pthread_detach(t->host);
+		pthread_mutex_lock(&t->lock);
 		t->detached = true; /* the kernel still uses the thread: never freed */
+		pthread_mutex_unlock(&t->lock);
 	}
 	t->has_host = false;
 }
@@ -191,7 +197,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa,
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->wake, NULL);
 	t->state = THREAD_CREATED;
+	t->eu = SOFTDOCA_DPA_NO_EU;
 	atomic_fetch_add(&dpa->threads, 1);
+	sdoca_dpa_info_add_thread(t);
 	*dpa_thread = t;
 	return DOCA_SUCCESS;
 }
@@ -210,6 +218,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *d
 		           "doca_dpa_thread_destroy: thread %u is in a started thread group",
 		           t->id);
 	end_host_thread(t);
+	sdoca_dpa_info_remove_thread(t);
 	if (t->tg != NULL)
 		t->tg->threads[t->rank] = NULL;
 	atomic_fetch_sub(&t->dpa->threads, 1);
@@ -243,9 +252,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thre
 		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
 		           "%s: kernel '%s' must take one uint64_t to run on a DPA thread",
 		           __func__, k->name);
+	pthread_mutex_lock(&dpa_thread->lock); /* softdoca-info reads the kernel */
 	dpa_thread->func = func;
 	dpa_thread->kernel = k;
 	dpa_thread->arg = arg;
+	pthread_mutex_unlock(&dpa_thread->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -291,7 +302,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_affinity(
 	SDOCA_CHECK_ARG(affinity);
 	CHECK_CONFIGURABLE(dpa_thread, __func__);
 	/* Validated and kept for show: host threads are not pinned (2.6). */
+	pthread_mutex_lock(&dpa_thread->lock);
 	dpa_thread->affinity = affinity;
+	dpa_thread->eu = sdoca_dpa_affinity_eu(affinity);
+	pthread_mutex_unlock(&dpa_thread->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -324,6 +338,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 	}
 	/* The frame dpacc generated for a one-uint64_t kernel starts with it. */
 	memcpy(t->frame, &t->arg, sizeof(t->arg));
+	pthread_mutex_lock(&t->lock); /* softdoca-info reads exec and state */
 	t->exec = (struct sdoca_dpa_exec){ .dpa = t->dpa,
 		                           .selected = t->dpa,
 		                           .thread = t,
@@ -331,17 +346,23 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 		                           .kernel = t->kernel,
 		                           .rank = t->tg != NULL ? t->rank : 0,
 		                           .num_threads = t->tg != NULL ? t->tg->num_threads : 1 };
+	bool detached = t->detached;
+	if (!detached) {
+		t->stopping = false;
+		atomic_store(&t->cancel, false);
+		t->pending = false;
+		t->state = THREAD_STARTED;
+	}
+	pthread_mutex_unlock(&t->lock);
 	sdoca_dpa_fault_install();
-	if (t->detached)
+	if (detached)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
 		           "%s: thread %u's kernel never left: cannot restart", __func__, t->id);
-	t->stopping = false;
-	atomic_store(&t->cancel, false);
-	t->pending = false;
-	t->state = THREAD_STARTED;
 	int rc = pthread_create(&t->host, NULL, thread_main, t);
 	if (rc != 0) {
+		pthread_mutex_lock(&t->lock);
 		t->state = THREAD_CREATED;
+		pthread_mutex_unlock(&t->lock);
 		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: thread %u: pthread_create: %s", __func__,
 		           t->id, strerror(rc));
 	}
@@ -375,7 +396,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_
 	if (!t->has_host)
 		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u is not started", __func__, t->id);
 	end_host_thread(t);
+	pthread_mutex_lock(&t->lock);
 	t->state = THREAD_CREATED; /* configurable and startable again */
+	pthread_mutex_unlock(&t->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -396,6 +419,33 @@ uint64_t sdoca_dpa_thread_activations(struct doca_dpa_thread *t, const char **st
 		*state = state_names[t->state];
 	pthread_mutex_unlock(&t->lock);
 	return n;
+}
+
+void sdoca_dpa_thread_info(struct doca_dpa_thread *t, struct softdoca_dpa_thread_counters *out)
+{
+	static const enum softdoca_dpa_thread_state shown[] = {
+		[THREAD_CREATED] = SOFTDOCA_DPA_THREAD_CREATED,
+		[THREAD_STARTED] = SOFTDOCA_DPA_THREAD_STARTED,
+		[THREAD_RUNNABLE] = SOFTDOCA_DPA_THREAD_RUNNABLE,
+		[THREAD_FINISHED] = SOFTDOCA_DPA_THREAD_FINISHED,
+	};
+	uint64_t now = sdoca_dpa_info_now_ns();
+	pthread_mutex_lock(&t->lock);
+	out->id = t->id;
+	if (t->kernel != NULL)
+		snprintf(out->kernel, sizeof(out->kernel), "%s", t->kernel->name);
+	out->state = t->detached  ? SOFTDOCA_DPA_THREAD_DETACHED
+	             : t->running ? SOFTDOCA_DPA_THREAD_RUNNING
+	                          : shown[t->state];
+	out->trigger_pending = t->pending;
+	out->rank = t->exec.rank;
+	out->num_ranks = t->exec.num_threads;
+	out->eu = t->eu;
+	out->activations = t->activations;
+	out->ns_since_activation = t->activations == 0           ? SOFTDOCA_DPA_NEVER
+	                           : now > t->last_activation_ns ? now - t->last_activation_ns
+	                                                         : 0;
+	pthread_mutex_unlock(&t->lock);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa,

@@ -41,6 +41,7 @@
 #include <softdoca.h>
 
 #include "core/keys.h"
+#include "nic/stats_dpa.h"
 #include "nic/wire.h"
 #include "transport/xport.h"
 
@@ -672,11 +673,18 @@ doca_error_t nic_stats_collect(struct softdoca_process_counters **out);
 
 /* --- stats_wire.c: a process's counters as bytes (docs/wire.md) --- */
 #define NIC_STATS_MAGIC "SDCT"
-#define NIC_STATS_VERSION 1
+#define NIC_STATS_VERSION 2   /* with the DPA section */
+#define NIC_STATS_VERSION_1 1 /* without: what a process with no DPA sends */
 #define NIC_STATS_HDR_LEN 64u
 #define NIC_STATS_MAX_LEN (64u << 20)
 #define NIC_STATS_MAX_DEVICES 1024u
 #define NIC_STATS_MAX_CONNS (1u << 20)
+#define NIC_STATS_DPA_MAGIC "SDPA"
+#define NIC_STATS_DPA_HDR_LEN 16u
+#define NIC_STATS_DPA_LEN 184u        /* a DPA record's fields (version 2) */
+#define NIC_STATS_DPA_THREAD_LEN 136u /* a DPA thread record's */
+#define NIC_STATS_MAX_DPAS SDOCA_STATS_MAX_DPAS
+#define NIC_STATS_MAX_DPA_THREADS SDOCA_STATS_MAX_DPA_THREADS
 /* A snapshot of pc (malloc'd). */
 doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_t **out,
                               size_t *out_len);
@@ -716,6 +724,10 @@ doca_error_t nic_stats_query(uint32_t pid, struct softdoca_process_counters **ou
 /* --- service.c --- */
 doca_error_t nic_service_add(struct nic_worker *worker);
 void nic_service_remove(struct nic_worker *worker);
+/* Keeps the service thread (and so the counters channel) running without a
+ * worker: a started DPA context (stats_dpa.h). One release per hold. */
+void nic_service_hold(void);
+void nic_service_release(void);
 /* Peer-process fds (pidfds) in the thread's wait: one firing makes it check
  * every QP's peer (worker.c). */
 bool nic_service_watch_fd(int fd);

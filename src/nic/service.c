@@ -19,7 +19,9 @@
  * It also waits on the pidfds of peer processes on this host (worker.c
  * watches them), so a peer that dies is noticed in well under a
  * millisecond, runs request timeouts, and answers the counters channel
- * (stats_channel.c: softdoca-info --pid).
+ * (stats_channel.c: softdoca-info --pid). It runs while a worker exists or
+ * a DPA context is started (nic_service_hold), so that a DPA program
+ * without RDMA can be looked at too.
  */
 #include <errno.h>
 #include <poll.h>
@@ -71,9 +73,11 @@ struct entry {
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t not_busy;
+	pthread_cond_t stopped;
 	pthread_t thread;
 	bool running;
 	bool stopping;
+	size_t holds; /* nic_service_hold()s not released */
 	int epoll_fd;
 	int kick_fd;
 	_Atomic bool peer_event;
@@ -82,6 +86,7 @@ static struct {
 	size_t cap;
 } svc = { .lock = PTHREAD_MUTEX_INITIALIZER,
 	  .not_busy = PTHREAD_COND_INITIALIZER,
+	  .stopped = PTHREAD_COND_INITIALIZER,
 	  .epoll_fd = -1,
 	  .kick_fd = -1 };
 
@@ -347,6 +352,33 @@ fail:
 	return DOCA_ERROR_OPERATING_SYSTEM;
 }
 
+/* Lock held: true when nothing needs the thread any more; it is then told
+ * to stop, and the caller calls stop_thread() once it released the lock. */
+static bool stop_if_unused_locked(void)
+{
+	bool unused = svc.count == 0 && svc.holds == 0 && svc.running && !svc.stopping;
+
+	if (unused)
+		svc.stopping = true;
+	return unused;
+}
+
+/* No worker and no hold left: the thread ends, so an unloaded library runs
+ * no code. */
+static void stop_thread(void)
+{
+	nic_service_kick();
+	pthread_join(svc.thread, NULL);
+	pthread_mutex_lock(&svc.lock);
+	svc.running = false;
+	nic_stats_channel_close();
+	close(svc.kick_fd);
+	close(svc.epoll_fd);
+	svc.kick_fd = svc.epoll_fd = -1;
+	pthread_cond_broadcast(&svc.stopped);
+	pthread_mutex_unlock(&svc.lock);
+}
+
 doca_error_t nic_service_add(struct nic_worker *worker)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = EV_WORKER };
@@ -400,22 +432,35 @@ void nic_service_remove(struct nic_worker *worker)
 		pthread_cond_wait(&svc.not_busy, &svc.lock);
 	}
 	epoll_ctl(svc.epoll_fd, EPOLL_CTL_DEL, xport_worker_fd(worker->xport), NULL);
-	last = svc.count == 0 && svc.running;
+	last = stop_if_unused_locked();
+	pthread_mutex_unlock(&svc.lock);
 	if (last)
-		svc.stopping = true;
-	pthread_mutex_unlock(&svc.lock);
-	if (!last)
-		return;
-	/* No worker left: the thread ends, so an unloaded library runs no code. */
-	nic_service_kick();
-	pthread_join(svc.thread, NULL);
+		stop_thread();
+}
+
+void nic_service_hold(void)
+{
 	pthread_mutex_lock(&svc.lock);
-	svc.running = false;
-	nic_stats_channel_close();
-	close(svc.kick_fd);
-	close(svc.epoll_fd);
-	svc.kick_fd = svc.epoll_fd = -1;
+	/* A stop under way finishes first, so the thread is started again. */
+	while (svc.running && svc.stopping)
+		pthread_cond_wait(&svc.stopped, &svc.lock);
+	svc.holds++;
+	if (!svc.running)
+		(void)start_thread(); /* logged; the channel is only missing */
 	pthread_mutex_unlock(&svc.lock);
+}
+
+void nic_service_release(void)
+{
+	bool last;
+
+	pthread_mutex_lock(&svc.lock);
+	if (svc.holds > 0)
+		svc.holds--;
+	last = stop_if_unused_locked();
+	pthread_mutex_unlock(&svc.lock);
+	if (last)
+		stop_thread();
 }
 
 bool nic_service_watch_fd(int fd)

@@ -414,8 +414,8 @@ static doca_error_t connect_to(uint32_t pid, int *out)
 	}
 	if (status != DOCA_SUCCESS) {
 		SDOCA_ERR("process %u has no softdoca counters channel: it is not a softdoca "
-		          "program with an RDMA context started, it runs with SOFTDOCA_STATS=0, or "
-		          "in another mount namespace",
+		          "program with an RDMA or DPA context started, it runs with "
+		          "SOFTDOCA_STATS=0, or in another mount namespace",
 		          pid);
 		return DOCA_ERROR_NOT_FOUND;
 	}
@@ -438,7 +438,7 @@ static doca_error_t connect_to(uint32_t pid, int *out)
 			return DOCA_ERROR_NOT_PERMITTED;
 		}
 		SDOCA_ERR("process %u has no softdoca counters channel (%s: %s): it has stopped "
-		          "its RDMA contexts, or was killed",
+		          "its RDMA and DPA contexts, or was killed",
 		          pid, sa.sun_path, strerror(err));
 		return DOCA_ERROR_NOT_FOUND;
 	}

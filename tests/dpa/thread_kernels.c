@@ -74,3 +74,13 @@ __dpa_global__ void fault_kernel(uint64_t arg)
 	*(volatile uint64_t *)(uintptr_t)s->fault_at = 1;
 	doca_dpa_dev_thread_reschedule();
 }
+
+/* Runs until the host sets limit, making no device call meanwhile: a
+ * kernel that takes long (softdoca-info shows it running, info_main.c). */
+__dpa_global__ void spin_kernel(uint64_t arg)
+{
+	struct thread_state *s = state(arg);
+	while (__atomic_load_n(&s->limit, __ATOMIC_ACQUIRE) == 0)
+		;
+	doca_dpa_dev_thread_reschedule();
+}

@@ -3,7 +3,8 @@
  * (src/nic/stats_wire.c; softdoca-info --pid), on arbitrary bytes.
  *
  * A snapshot the reader accepts must survive encode + decode unchanged
- * (what it kept of it: the counters it knows, the names up to their NUL).
+ * (what it kept of it: the counters it knows, the names up to their NUL,
+ * the DPA section's fields of version 2 whatever the writer's record sizes).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,6 +39,15 @@ static void same(const struct softdoca_process_counters *a,
 			abort();
 	if (a->num_connections &&
 	    memcmp(a->connections, b->connections, a->num_connections * sizeof(*a->connections)))
+		abort();
+	/* the DPA section (version 2): decoded records are calloc'd, so whole
+	 * structs compare */
+	if (a->num_dpas != b->num_dpas || a->num_dpa_threads != b->num_dpa_threads)
+		abort();
+	if (a->num_dpas && memcmp(a->dpas, b->dpas, a->num_dpas * sizeof(*a->dpas)))
+		abort();
+	if (a->num_dpa_threads &&
+	    memcmp(a->dpa_threads, b->dpa_threads, a->num_dpa_threads * sizeof(*a->dpa_threads)))
 		abort();
 }
 

@@ -143,7 +143,8 @@ static void test_garbage(void **state)
 		doca_error_t want;
 	} cases[] = {
 		{ 0, 'X', DOCA_ERROR_INVALID_VALUE },        /* magic */
-		{ 4, 2, DOCA_ERROR_NOT_SUPPORTED },          /* version */
+		{ 4, 3, DOCA_ERROR_NOT_SUPPORTED },          /* version */
+		{ 4, 2, DOCA_ERROR_INVALID_VALUE },          /* version 2 without its DPA section */
 		{ 6, 0, DOCA_ERROR_INVALID_VALUE },          /* words: changes the length too */
 		{ 11, 0x10, DOCA_ERROR_INVALID_VALUE },      /* length past the limit */
 		{ 16, 9, DOCA_ERROR_INVALID_VALUE },         /* devices */
@@ -197,7 +198,7 @@ static uint8_t *with_words(uint16_t words, size_t *len)
 	b = calloc(1, *len);
 	assert_non_null(b);
 	memcpy(b, NIC_STATS_MAGIC, 4);
-	sdoca_put_le16(b + 4, NIC_STATS_VERSION);
+	sdoca_put_le16(b + 4, NIC_STATS_VERSION_1);
 	sdoca_put_le16(b + 6, words);
 	sdoca_put_le32(b + 8, (uint32_t)*len);
 	sdoca_put_le32(b + 12, 1);
@@ -237,6 +238,295 @@ static void test_other_counter_counts(void **state)
 	assert_int_equal(out->connections[0].counters.faults_injected, WORDS);
 	nic_stats_free(out);
 	free(b);
+}
+
+/* --- the DPA section (version 2) --- */
+
+/* sample() with DPAs and their threads, every field distinct. */
+static struct softdoca_process_counters *sample_dpa(uint32_t dpas, uint32_t threads)
+{
+	struct softdoca_process_counters *pc = sample(1, 2);
+
+	pc->num_dpas = dpas;
+	pc->dpas = calloc(dpas ? dpas : 1, sizeof(*pc->dpas));
+	pc->num_dpa_threads = threads;
+	pc->dpa_threads = calloc(threads ? threads : 1, sizeof(*pc->dpa_threads));
+	assert_true(pc->dpas && pc->dpa_threads);
+	for (uint32_t i = 0; i < dpas; i++)
+		pc->dpas[i] = (struct softdoca_dpa_counters){
+			.last_error = (doca_error_t)(i + 1),
+			.num_threads = 10 + i,
+			.mem_bytes = 0x100000000ull + i,
+			.mem_blocks = 20 + i,
+			.num_eus = 254 - i,
+			.started = (uint8_t)(i % 2),
+			.polled_completions = 30 + i,
+			.polled_cq_populated = 0x300000000ull + i,
+			.polled_cq_unread = 40 + i,
+			.polled_cq_held = 50 + i,
+		};
+	for (uint32_t i = 0; i < dpas; i++) {
+		snprintf(pc->dpas[i].app_name, sizeof(pc->dpas[i].app_name), "app_%u", i);
+		snprintf(pc->dpas[i].ibdev_name, sizeof(pc->dpas[i].ibdev_name), "mlx5_%u", i);
+	}
+	for (uint32_t i = 0; i < threads; i++) {
+		struct softdoca_dpa_thread_counters *t = &pc->dpa_threads[i];
+
+		*t = (struct softdoca_dpa_thread_counters){
+			.dpa = i % dpas,
+			.id = i + 1,
+			.state = (enum softdoca_dpa_thread_state)(i % 6),
+			.trigger_pending = (uint8_t)(i % 2),
+			.rank = i % 3,
+			.num_ranks = 3,
+			.eu = i == 0 ? SOFTDOCA_DPA_NO_EU : 100 + i,
+			.activations = 1000000007ull * i,
+			.ns_since_activation = i == 0 ? SOFTDOCA_DPA_NEVER : 5000 + i,
+			.completions = i,
+			.cq_populated = 300 + i,
+			.cq_unread = 200 + i,
+			.cq_held = 0x200000000ull + i,
+		};
+		snprintf(t->kernel, sizeof(t->kernel), "kernel_%u", i);
+	}
+	return pc;
+}
+
+#define DPA_SECTION_LEN(d, t) \
+	(NIC_STATS_DPA_HDR_LEN + (d)*NIC_STATS_DPA_LEN + (t)*NIC_STATS_DPA_THREAD_LEN)
+#define BASE_LEN (NIC_STATS_HDR_LEN + (64 + 8 * WORDS) + 2 * (24 + 8 * WORDS))
+
+static void same_dpa(const struct softdoca_process_counters *a,
+                     const struct softdoca_process_counters *b)
+{
+	assert_int_equal(a->num_dpas, b->num_dpas);
+	assert_int_equal(a->num_dpa_threads, b->num_dpa_threads);
+	for (uint32_t i = 0; i < a->num_dpas; i++) {
+		const struct softdoca_dpa_counters *x = &a->dpas[i], *y = &b->dpas[i];
+
+		assert_string_equal(x->app_name, y->app_name);
+		assert_string_equal(x->ibdev_name, y->ibdev_name);
+		assert_int_equal(x->last_error, y->last_error);
+		assert_int_equal(x->num_threads, y->num_threads);
+		assert_int_equal(x->mem_bytes, y->mem_bytes);
+		assert_int_equal(x->mem_blocks, y->mem_blocks);
+		assert_int_equal(x->num_eus, y->num_eus);
+		assert_int_equal(x->started, y->started);
+		assert_int_equal(x->polled_completions, y->polled_completions);
+		assert_int_equal(x->polled_cq_populated, y->polled_cq_populated);
+		assert_int_equal(x->polled_cq_unread, y->polled_cq_unread);
+		assert_int_equal(x->polled_cq_held, y->polled_cq_held);
+	}
+	for (uint32_t i = 0; i < a->num_dpa_threads; i++) {
+		const struct softdoca_dpa_thread_counters *x = &a->dpa_threads[i],
+		                                          *y = &b->dpa_threads[i];
+
+		assert_int_equal(x->dpa, y->dpa);
+		assert_int_equal(x->id, y->id);
+		assert_string_equal(x->kernel, y->kernel);
+		assert_int_equal(x->state, y->state);
+		assert_int_equal(x->trigger_pending, y->trigger_pending);
+		assert_int_equal(x->rank, y->rank);
+		assert_int_equal(x->num_ranks, y->num_ranks);
+		assert_int_equal(x->eu, y->eu);
+		assert_int_equal(x->activations, y->activations);
+		assert_int_equal(x->ns_since_activation, y->ns_since_activation);
+		assert_int_equal(x->completions, y->completions);
+		assert_int_equal(x->cq_populated, y->cq_populated);
+		assert_int_equal(x->cq_unread, y->cq_unread);
+		assert_int_equal(x->cq_held, y->cq_held);
+	}
+}
+
+/* Every field of the section survives; without a DPA the writer stays at
+ * version 1 (what a reader of version 1 reads). */
+static void test_dpa_round_trip(void **state)
+{
+	struct softdoca_process_counters *in, *out;
+	uint8_t *buf;
+	size_t len;
+
+	(void)state;
+	in = sample_dpa(0, 0);
+	encode(in, &buf, &len);
+	assert_int_equal(sdoca_get_le16(buf + 4), NIC_STATS_VERSION_1);
+	assert_int_equal(len, BASE_LEN);
+	assert_doca_ok(nic_stats_decode(buf, len, &out));
+	assert_int_equal(out->num_dpas, 0);
+	assert_null(out->dpas);
+	nic_stats_free(out);
+	free(buf);
+	nic_stats_free(in);
+
+	in = sample_dpa(3, 7);
+	encode(in, &buf, &len);
+	assert_int_equal(sdoca_get_le16(buf + 4), 2);
+	assert_int_equal(len, BASE_LEN + DPA_SECTION_LEN(3, 7));
+	assert_memory_equal(buf + BASE_LEN, "SDPA", 4);
+	assert_doca_ok(nic_stats_decode(buf, len, &out));
+	assert_int_equal(out->num_devices, 1);
+	assert_int_equal(out->num_connections, 2);
+	same_dpa(in, out);
+	nic_stats_free(out);
+	free(buf);
+	nic_stats_free(in);
+
+	/* a DPA without threads is a section too */
+	in = sample_dpa(1, 0);
+	encode(in, &buf, &len);
+	assert_int_equal(sdoca_get_le16(buf + 4), 2);
+	assert_doca_ok(nic_stats_decode(buf, len, &out));
+	same_dpa(in, out);
+	nic_stats_free(out);
+	free(buf);
+	nic_stats_free(in);
+}
+
+/* Every prefix, and a byte more, is refused; so is a section too big. */
+static void test_dpa_truncated(void **state)
+{
+	struct softdoca_process_counters *in = sample_dpa(2, 3), *out;
+	uint8_t *buf, *longer;
+	size_t len;
+
+	(void)state;
+	encode(in, &buf, &len);
+	for (size_t n = 0; n < len; n++) {
+		assert_int_not_equal(nic_stats_decode(buf, n, &out), DOCA_SUCCESS);
+		assert_null(out);
+	}
+	longer = calloc(1, len + 1);
+	assert_non_null(longer);
+	memcpy(longer, buf, len);
+	sdoca_put_le32(longer + 8, (uint32_t)len + 1);
+	assert_doca_err(nic_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
+	assert_null(out);
+	free(longer);
+	free(buf);
+	nic_stats_free(in);
+	/* more than a snapshot holds is not written */
+	in = sample_dpa(1, 0);
+	in->num_dpa_threads = NIC_STATS_MAX_DPA_THREADS + 1;
+	assert_doca_err(nic_stats_encode(in, &buf, &len), DOCA_ERROR_TOO_BIG);
+	in->num_dpa_threads = 0;
+	nic_stats_free(in);
+}
+
+/* One field of the section wrong at a time. */
+static void test_dpa_garbage(void **state)
+{
+	struct softdoca_process_counters *in = sample_dpa(2, 3), *out;
+#define SEC BASE_LEN
+#define DPA0 (SEC + NIC_STATS_DPA_HDR_LEN)
+#define THR0 (DPA0 + 2 * NIC_STATS_DPA_LEN)
+	uint8_t *buf, *bad;
+	size_t len;
+	static const struct {
+		size_t off;
+		uint8_t value;
+	} cases[] = {
+		{ SEC, 'X' },       /* magic */
+		{ SEC + 4, 183 },   /* DPA records shorter than version 2's */
+		{ SEC + 6, 135 },   /* thread records shorter */
+		{ SEC + 5, 1 },     /* longer DPA records: the length no longer fits */
+		{ SEC + 8, 3 },     /* DPAs */
+		{ SEC + 11, 0x10 }, /* DPAs past the limit */
+		{ SEC + 12, 4 },    /* threads */
+		{ SEC + 14, 0x10 }, /* threads past the limit */
+		{ DPA0 + 129, 1 },  /* an unknown error */
+		{ DPA0 + 152, 2 },  /* started neither 0 nor 1 */
+		{ DPA0 + 155, 1 },  /* reserved */
+		{ DPA0 + 175, 1 },  /* polled: more unread than populated */
+		{ THR0, 2 },        /* a DPA not in the snapshot */
+		{ THR0 + 72, 6 },   /* an unknown state */
+		{ THR0 + 73, 2 },   /* unknown flags */
+		{ THR0 + 75, 1 },   /* reserved */
+		{ THR0 + 109, 1 },  /* reserved */
+		{ THR0 + 76, 3 },   /* rank 3 of 3 */
+		{ THR0 + 121, 1 },  /* more unread than populated */
+	};
+
+	(void)state;
+	encode(in, &buf, &len);
+	bad = malloc(len);
+	assert_non_null(bad);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, buf, len);
+		bad[cases[i].off] = cases[i].value;
+		if (nic_stats_decode(bad, len, &out) != DOCA_ERROR_INVALID_VALUE)
+			fail_msg("byte %zu = %u: not refused as expected", cases[i].off,
+			         cases[i].value);
+		assert_null(out);
+	}
+	/* threads without a DPA (the lengths made to fit) */
+	{
+		struct softdoca_process_counters *none = sample_dpa(1, 0);
+		uint8_t *b;
+		size_t n;
+
+		encode(none, &b, &n);
+		sdoca_put_le32(b + SEC + 8, 0);
+		sdoca_put_le32(b + SEC + 12, 1);
+		sdoca_put_le16(b + SEC + 6, NIC_STATS_DPA_LEN);
+		assert_doca_err(nic_stats_decode(b, n, &out), DOCA_ERROR_INVALID_VALUE);
+		free(b);
+		nic_stats_free(none);
+	}
+	/* unterminated names */
+	for (size_t off = DPA0; off <= THR0 + 8; off += off == DPA0 + 64 ? THR0 + 8 - off : 64) {
+		memcpy(bad, buf, len);
+		memset(bad + off, 'n', 64);
+		assert_doca_err(nic_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
+	}
+	/* what follows a name's NUL is not kept */
+	memcpy(bad, buf, len);
+	memset(bad + THR0 + 8 + 20, 'z', 40);
+	assert_doca_ok(nic_stats_decode(bad, len, &out));
+	assert_string_equal(out->dpa_threads[0].kernel, "kernel_0");
+	assert_int_equal(out->dpa_threads[0].kernel[20], 0);
+	nic_stats_free(out);
+	free(bad);
+	free(buf);
+	nic_stats_free(in);
+#undef SEC
+#undef DPA0
+#undef THR0
+}
+
+/* A newer writer's longer records: the fields this reader knows are read,
+ * the rest skipped. */
+static void test_dpa_longer_records(void **state)
+{
+	struct softdoca_process_counters *in = sample_dpa(2, 3), *out;
+	const size_t dpa_len = NIC_STATS_DPA_LEN + 40, thr_len = NIC_STATS_DPA_THREAD_LEN + 8;
+	uint8_t *buf, *wide, *p;
+	size_t len, wide_len;
+
+	(void)state;
+	encode(in, &buf, &len);
+	wide_len = BASE_LEN + NIC_STATS_DPA_HDR_LEN + 2 * dpa_len + 3 * thr_len;
+	wide = malloc(wide_len);
+	assert_non_null(wide);
+	memset(wide, 0xee, wide_len); /* the extra bytes: anything */
+	memcpy(wide, buf, BASE_LEN + NIC_STATS_DPA_HDR_LEN);
+	sdoca_put_le32(wide + 8, (uint32_t)wide_len);
+	sdoca_put_le16(wide + BASE_LEN + 4, (uint16_t)dpa_len);
+	sdoca_put_le16(wide + BASE_LEN + 6, (uint16_t)thr_len);
+	p = wide + BASE_LEN + NIC_STATS_DPA_HDR_LEN;
+	for (int i = 0; i < 2; i++, p += dpa_len)
+		memcpy(p, buf + BASE_LEN + NIC_STATS_DPA_HDR_LEN + i * NIC_STATS_DPA_LEN,
+		       NIC_STATS_DPA_LEN);
+	for (int i = 0; i < 3; i++, p += thr_len)
+		memcpy(p,
+		       buf + BASE_LEN + NIC_STATS_DPA_HDR_LEN + 2 * NIC_STATS_DPA_LEN +
+		               i * NIC_STATS_DPA_THREAD_LEN,
+		       NIC_STATS_DPA_THREAD_LEN);
+	assert_doca_ok(nic_stats_decode(wide, wide_len, &out));
+	same_dpa(in, out);
+	nic_stats_free(out);
+	free(wide);
+	free(buf);
+	nic_stats_free(in);
 }
 
 /* --- the channel, served by a thread of this test standing for the
@@ -529,12 +819,21 @@ static void test_stale_removed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_garbage),       cmocka_unit_test(test_other_counter_counts),
-		cmocka_unit_test(test_query_refused), cmocka_unit_test(test_channel_answers),
-		cmocka_unit_test(test_channel_off),   cmocka_unit_test(test_other_user_refused),
-		cmocka_unit_test(test_busy),          cmocka_unit_test(test_squatted),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_other_counter_counts),
+		cmocka_unit_test(test_query_refused),
+		cmocka_unit_test(test_channel_answers),
+		cmocka_unit_test(test_channel_off),
+		cmocka_unit_test(test_other_user_refused),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_squatted),
 		cmocka_unit_test(test_stale_removed),
+		cmocka_unit_test(test_dpa_round_trip),
+		cmocka_unit_test(test_dpa_truncated),
+		cmocka_unit_test(test_dpa_garbage),
+		cmocka_unit_test(test_dpa_longer_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,4 +56,13 @@ int info_print_json(const struct info_device *devs, int n);
 void info_print_process_text(const struct softdoca_process_counters *pc, const char *only);
 int info_print_process_json(const struct softdoca_process_counters *pc, const char *only);
 
+/* Its DPA contexts and threads (process_dpa.c), those on device only if
+ * not NULL: whether it has one there, the "DPA" text section, and the
+ * "dpas" and "dpa_threads" members added to root (false: no memory). */
+struct json_object;
+bool info_dpa_on_device(const struct softdoca_process_counters *pc, const char *ibdev);
+void info_print_dpa_text(const struct softdoca_process_counters *pc, const char *only);
+bool info_add_dpa_json(struct json_object *root, const struct softdoca_process_counters *pc,
+                       const char *only);
+
 #endif /* SDOCA_TOOLS_INFO_H_ */

@@ -4,7 +4,7 @@
  *
  * softdoca-info [-d DEVICE] [--json]: the devices softdoca offers and what
  * each supports, like ibv_devinfo. With --pid P: the counters of a running
- * softdoca process, per device and per connection.
+ * softdoca process, per device and per connection, and its DPA threads.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,7 +28,9 @@ static void usage(FILE *out, const char *prog)
 	        "                       user's, or any as root) instead: per device and per\n"
 	        "                       live connection, operations and bytes by type, RNR\n"
 	        "                       waits, timeouts, NAKs by syndrome, strangers' messages\n"
-	        "                       dropped, faults injected\n"
+	        "                       dropped, faults injected; and its DPA contexts and\n"
+	        "                       threads: kernel, state, rank, EU, activations, time\n"
+	        "                       since the last one, completions queued\n"
 	        "  -j, --json           print JSON instead of text\n"
 	        "  -h, --help           this text\n",
 	        prog);
@@ -72,6 +74,7 @@ static int process(uint32_t pid, const char *only, bool json)
 
 		for (uint32_t d = 0; d < pc->num_devices; d++)
 			found |= strcmp(pc->devices[d].ibdev_name, only) == 0;
+		found |= info_dpa_on_device(pc, only);
 		if (!found) {
 			fprintf(stderr, "softdoca-info: process %u has no device '%s'\n", pid,
 			        only);

@@ -4,7 +4,8 @@
  *
  * softdoca-info --pid P: another process's counters (softdoca.h's
  * softdoca_process_counters_get), per device and per live connection, as
- * `rdma statistic` and perftest's counters show a hardware port's.
+ * `rdma statistic` and perftest's counters show a hardware port's; its DPA
+ * contexts and threads in process_dpa.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -96,6 +97,8 @@ static bool shown(const struct softdoca_process_counters *pc, uint32_t dev, cons
 	return !only || strcmp(pc->devices[dev].ibdev_name, only) == 0;
 }
 
+static void print_connections(const struct softdoca_process_counters *pc, const char *only);
+
 void info_print_process_text(const struct softdoca_process_counters *pc, const char *only)
 {
 	uint32_t conns = 0;
@@ -113,9 +116,14 @@ void info_print_process_text(const struct softdoca_process_counters *pc, const c
 		       pc->devices[d].ibdev_name);
 		print_counters(&pc->devices[d].counters);
 	}
-	if (conns == 0)
-		return;
-	/* One line each, then each one's counters in full. */
+	if (conns > 0)
+		print_connections(pc, only);
+	info_print_dpa_text(pc, only);
+}
+
+/* One line each, then each one's counters in full. */
+static void print_connections(const struct softdoca_process_counters *pc, const char *only)
+{
 	printf("\n%-10s %-16s %6s %8s %8s %-6s %10s %14s %10s %14s %6s %6s %6s %6s %6s\n",
 	       "conn_id", "hca_id", "qpn", "peer_pid", "peer_qpn", "state", "posted", "bytes_sent",
 	       "served", "bytes_placed", "rnr", "t/o", "naks", "strgr", "fault");
@@ -229,6 +237,10 @@ int info_print_process_json(const struct softdoca_process_counters *pc, const ch
 	}
 	json_object_object_add(root, "devices", devs);
 	json_object_object_add(root, "connections", conns);
+	if (!info_add_dpa_json(root, pc, only)) {
+		json_object_put(root);
+		return 1;
+	}
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 	                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (text)
