@@ -104,7 +104,7 @@ doca_error_t dpa_common_init(const char *name, struct dpa_config *cfg, int files
 	               "IB device or interface name (default: the first device with DPA)",
 	               device_param, DOCA_ARGP_TYPE_STRING, 0);
 	if (st == DOCA_SUCCESS && files)
-		st = add_param("l", "local-file", "<path>", "where this side writes its blobs",
+		st = add_param("f", "local-file", "<path>", "where this side writes its blobs",
 		               local_param, DOCA_ARGP_TYPE_STRING, 1);
 	if (st == DOCA_SUCCESS && files)
 		st = add_param("r", "remote-file", "<path>", "where the peer writes its blobs",
