@@ -106,6 +106,10 @@ all_to_all)
 	# root in containers and CI; 2 cores for 4 ranks.
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	export OMPI_MCA_rmaps_base_oversubscribe=1
+	# Open MPI keeps what MPI_Init allocated (lsan_openmpi.supp); full stacks
+	# let the suppressions see the MPI frames. Harmless without ASan.
+	export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(dirname "$0")/lsan_openmpi.supp"
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 	# The ranks get this environment (the sanitizers' options too).
 	pass=()
 	for var in SOFTDOCA_TRANSPORT LD_LIBRARY_PATH ASAN_OPTIONS TSAN_OPTIONS UBSAN_OPTIONS \
