@@ -274,8 +274,8 @@ doca_error_t dpa_mmap_destroy(struct doca_mmap *mmap)
 }
 
 doca_error_t dpa_rdma_create(struct dpa_resources *res, struct doca_dpa_completion *comp,
-                             uint32_t queue_size, uint32_t max_connections,
-                             struct doca_rdma **rdma, doca_dpa_dev_rdma_t *handle)
+                             uint32_t queue_size, uint32_t max_connections, struct doca_rdma **rdma,
+                             doca_dpa_dev_rdma_t *handle)
 {
 	const uint32_t access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
 	                        DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_ATOMIC;

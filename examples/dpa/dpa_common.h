@@ -69,8 +69,8 @@ doca_error_t dpa_mmap_destroy(struct doca_mmap *mmap);
 /* A started RDMA context on the DPA data path whose completions go to
  * comp (a started completion context). */
 doca_error_t dpa_rdma_create(struct dpa_resources *res, struct doca_dpa_completion *comp,
-                             uint32_t queue_size, uint32_t max_connections,
-                             struct doca_rdma **rdma, doca_dpa_dev_rdma_t *handle);
+                             uint32_t queue_size, uint32_t max_connections, struct doca_rdma **rdma,
+                             doca_dpa_dev_rdma_t *handle);
 doca_error_t dpa_rdma_destroy(struct doca_rdma *rdma);
 
 /* Connects a (one new connection) to b (another one): both directions. */

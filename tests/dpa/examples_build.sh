@@ -48,6 +48,9 @@ done
 if [ -n "$CFLAGS" ]; then
 	ninja -C "$work/build" -t commands dpa_ping_pong/doca_dpa_ping_pong | grep -qF -- "$CFLAGS" ||
 		fail "the examples were built without $CFLAGS"
+	# dpacc built the kernels with them too (the sample script passes c_args).
+	nm "$work/build/dpa_ping_pong/device/build_dpacc/dpa_ping_pong_program.a" |
+		grep -qE "__(asan|tsan|ubsan)_" || fail "the device code was built without $CFLAGS"
 fi
 grep -E "libflexio|MPI for c" "$work/setup.log" || true
 echo "$libdir" >"$work/libdir"

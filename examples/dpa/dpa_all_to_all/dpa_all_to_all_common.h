@@ -15,9 +15,8 @@
 
 /* Value k of what rank src sends rank dst in round r: every cell of the
  * matrix is distinct, so a misplaced block cannot go unnoticed. */
-#define A2A_VALUE(r, src, dst, k)                                                   \
-	((uint64_t)((r) + 1) << 48 | (uint64_t)(src) << 32 | (uint64_t)(dst) << 16 | \
-	 (uint64_t)(k))
+#define A2A_VALUE(r, src, dst, k) \
+	((uint64_t)((r) + 1) << 48 | (uint64_t)(src) << 32 | (uint64_t)(dst) << 16 | (uint64_t)(k))
 
 /* What this rank's kernel thread j needs to reach rank j. */
 struct a2a_peer {

@@ -8,10 +8,10 @@
 
 #include <stdint.h>
 
-#define IT_NUM_CONNS 2      /* initiator -> target connections */
-#define IT_MSGS_PER_CONN 8  /* send-with-immediate messages on each */
+#define IT_NUM_CONNS 2     /* initiator -> target connections */
+#define IT_MSGS_PER_CONN 8 /* send-with-immediate messages on each */
 #define IT_NUM_MSGS (IT_NUM_CONNS * IT_MSGS_PER_CONN)
-#define IT_MSG_SIZE 32      /* bytes per message (struct it_msg) */
+#define IT_MSG_SIZE 32 /* bytes per message (struct it_msg) */
 #define IT_MAGIC 0x696e697474677421ull
 /* The immediate of message seq on connection conn. */
 #define IT_IMM(conn, seq) (0xd0000000u | (uint32_t)(conn) << 16 | (uint32_t)(seq))

@@ -12,7 +12,7 @@
 
 /* Passed by value to the kernel (through doca_dpa_kernel_launch_update_set). */
 struct hello_args {
-	uint64_t stamp;      /* each thread writes stamp + rank * step */
+	uint64_t stamp; /* each thread writes stamp + rank * step */
 	uint32_t step;
 	uint32_t num_writes; /* how many results the host expects */
 };

@@ -10,7 +10,7 @@
 
 #define PING_PONG_ROUNDS 100
 #define PING_PONG_LOG_EVERY 25 /* rounds between two log lines */
-#define PING_PONG_VALUE(round) (0x70000000ull + (round) * 0x10001ull)
+#define PING_PONG_VALUE(round) (0x70000000ull + (round)*0x10001ull)
 
 /* One thread's local storage (DPA memory). Each side owns a 64-byte
  * buffer: the peer writes the value of each round into its first 8 bytes
@@ -24,7 +24,7 @@ struct ping_pong_state {
 	uint64_t local_buf, remote_buf;
 	uint64_t src_buf; /* where the value written from is built */
 	uint64_t started;
-	uint64_t rounds;  /* values received, all checked */
+	uint64_t rounds; /* values received, all checked */
 	uint64_t errors;
 	uint64_t last_value;
 };

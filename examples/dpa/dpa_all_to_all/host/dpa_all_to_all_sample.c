@@ -30,14 +30,13 @@ DOCA_LOG_REGISTER(DPA_ALL_TO_ALL::SAMPLE);
 
 doca_dpa_func_t all_to_all_kernel;
 
-#define CHECK(call)                                                                         \
-	do {                                                                                \
-		doca_error_t st_ = (call);                                                  \
-		if (st_ != DOCA_SUCCESS) {                                                  \
-			DOCA_LOG_ERR("rank %d: %s: %s", rank, #call,                        \
-			             doca_error_get_descr(st_));                            \
-			return st_;                                                         \
-		}                                                                           \
+#define CHECK(call)                                                                              \
+	do {                                                                                     \
+		doca_error_t st_ = (call);                                                       \
+		if (st_ != DOCA_SUCCESS) {                                                       \
+			DOCA_LOG_ERR("rank %d: %s: %s", rank, #call, doca_error_get_descr(st_)); \
+			return st_;                                                              \
+		}                                                                                \
 	} while (0)
 
 static int rank, num_ranks;
@@ -281,7 +280,8 @@ static doca_error_t all_to_all(struct dpa_resources *res)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 
 	uint64_t errors;
-	CHECK(doca_dpa_d2h_memcpy(res->dpa, &errors, a->dev_cfg + offsetof(struct a2a_config, errors),
+	CHECK(doca_dpa_d2h_memcpy(res->dpa, &errors,
+	                          a->dev_cfg + offsetof(struct a2a_config, errors),
 	                          sizeof(errors)));
 	if (errors || doca_dpa_peek_at_last_error(res->dpa) != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("rank %d: %lu bad completions, the DPA's last error: %s", rank,

@@ -93,8 +93,7 @@ static void check_receive(struct target_state *s, doca_dpa_dev_completion_elemen
 		return;
 	}
 	s->next_seq[conn]++;
-	DOCA_DPA_DEV_LOG_INFO("Target: connection %u, immediate 0x%x, receive %u\n", conn, imm,
-	                      wr);
+	DOCA_DPA_DEV_LOG_INFO("Target: connection %u, immediate 0x%x, receive %u\n", conn, imm, wr);
 }
 
 __dpa_global__ void target_kernel(uint64_t arg)

@@ -22,13 +22,13 @@ DOCA_LOG_REGISTER(DPA_KERNEL_LAUNCH::SAMPLE);
 /* The kernel, in the DPA program dpacc built. */
 doca_dpa_func_t hello_kernel;
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		doca_error_t st_ = (call);                                                 \
-		if (st_ != DOCA_SUCCESS) {                                                 \
-			DOCA_LOG_ERR("%s: %s", #call, doca_error_get_descr(st_));          \
-			return st_;                                                        \
-		}                                                                          \
+#define CHECK(call)                                                               \
+	do {                                                                      \
+		doca_error_t st_ = (call);                                        \
+		if (st_ != DOCA_SUCCESS) {                                        \
+			DOCA_LOG_ERR("%s: %s", #call, doca_error_get_descr(st_)); \
+			return st_;                                               \
+		}                                                                 \
 	} while (0)
 
 static doca_error_t kernel_launch(struct dpa_resources *res)

@@ -77,8 +77,8 @@ __dpa_global__ void rpp_kernel(uint64_t arg)
 	}
 	/* Done once every message arrived and every send completed. */
 	if (s->rounds == RPP_ROUNDS && s->sends == RPP_ROUNDS) {
-		DOCA_DPA_DEV_LOG_INFO("%s thread: %d rounds done\n", s->client ? "Client" : "Server",
-		                      RPP_ROUNDS);
+		DOCA_DPA_DEV_LOG_INFO("%s thread: %d rounds done\n",
+		                      s->client ? "Client" : "Server", RPP_ROUNDS);
 		doca_dpa_dev_sync_event_update_set(s->done, 1);
 		doca_dpa_dev_thread_finish();
 	}

@@ -120,8 +120,8 @@ static doca_error_t remote_ping_pong(const struct dpa_config *cfg, struct dpa_re
 	uint64_t want_tag = cfg->server ? RPP_TAG_CLIENT : RPP_TAG_SERVER;
 	if (st.rounds != RPP_ROUNDS || st.sends != RPP_ROUNDS || st.errors != 0 ||
 	    st.last_round != RPP_ROUNDS - 1 || st.last_tag != want_tag) {
-		DOCA_LOG_ERR("%s: %lu messages, %lu sends, %lu errors, last round %lu",
-		             me, (unsigned long)st.rounds, (unsigned long)st.sends,
+		DOCA_LOG_ERR("%s: %lu messages, %lu sends, %lu errors, last round %lu", me,
+		             (unsigned long)st.rounds, (unsigned long)st.sends,
 		             (unsigned long)st.errors, (unsigned long)st.last_round);
 		wrong = 1;
 	} else {
