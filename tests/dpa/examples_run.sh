@@ -108,7 +108,8 @@ all_to_all)
 	export OMPI_MCA_rmaps_base_oversubscribe=1
 	# Open MPI keeps what MPI_Init allocated (lsan_openmpi.supp); full stacks
 	# let the suppressions see the MPI frames. Harmless without ASan.
-	export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(dirname "$0")/lsan_openmpi.supp"
+	supp=$(dirname "$0")/lsan_openmpi.supp
+	export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$supp"
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 	# The ranks get this environment (the sanitizers' options too).
 	pass=()
