@@ -32,7 +32,7 @@ cd "$ROOT"
 # Debian packages the build, the tests and the benchmarks need.
 PACKAGES=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format
 	libucx-dev ucx-utils libcmocka-dev zlib1g-dev libjson-c-dev iproute2 procps python3 meson
-	librdmacm-dev)
+	librdmacm-dev openmpi-bin libopenmpi-dev)
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 JOBS=$(nproc)

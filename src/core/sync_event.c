@@ -109,6 +109,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_destroy(struct doca_sync_event *e
 	if (status != DOCA_SUCCESS)
 		return status;
 	sdoca_se_deactivate(event); /* destroyed without a stop */
+	sdoca_se_quiesce(event);
 	free(event);
 	return DOCA_SUCCESS;
 }
@@ -242,6 +243,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_stop(struct doca_sync_event *even
 		           "doca_sync_event_start%s",
 		           event->keyed ? " (a started context stops with doca_ctx_stop)" : "");
 	sdoca_se_deactivate(event);
+	sdoca_se_quiesce(event);
 	event->started = false;
 	return DOCA_SUCCESS;
 }

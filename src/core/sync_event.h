@@ -75,6 +75,7 @@ struct doca_sync_event {
 	_Atomic uint32_t sleepers;    /* threads about to sleep or asleep on wake_seq */
 	_Atomic uint32_t task_waits;  /* wait tasks pending: a change wakes the PE */
 	_Atomic uint32_t dpa_waiters; /* kernels between a handle lookup and their wake-up */
+	_Atomic uint32_t updaters;    /* host updates between their store and their wake-ups */
 	/* the context's tasks (its PE's thread) */
 	struct sdoca_task_pool pools[SDOCA_SE_TASK_KINDS];
 	struct doca_task *pending; /* wait tasks not satisfied yet, linked by qnext */
@@ -161,6 +162,9 @@ SDOCA_EXPORT doca_error_t sdoca_sync_event_remote_dpa_lookup(uint64_t handle, st
 
 /* The value changed: wake sleepers and a PE with pending wait tasks. */
 void sdoca_se_changed(struct doca_sync_event *ev);
+/* Returns once no doca_sync_event_update_* of another thread is still
+ * inside the event (stop and destroy call it). */
+void sdoca_se_quiesce(struct doca_sync_event *ev);
 /* Whether (value & mask) satisfies cond against wait_val. */
 static inline bool sdoca_se_holds(uint64_t value, enum sdoca_se_cond cond, uint64_t wait_val,
                                   uint64_t mask)

@@ -22,6 +22,10 @@
  * sees the sleeper or the sleeper sees the new value. The common case, a
  * change with nobody asleep, costs the changer one load.
  *
+ * An update counts itself in `updaters` from before its store to after its
+ * wake-ups; stop and destroy wait for none to be left (sdoca_se_quiesce),
+ * so a waiter may destroy the event as soon as it saw the value.
+ *
  * A sleeper also looks again every WAIT_RECHECK_NS: a value that the
  * program stores into its own memory (set_addr) without softdoca is seen
  * that late, never missed.
@@ -136,8 +140,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_add(struct doca_sync_event
 
 	SDOCA_CHECK_ARG(event);
 	SDOCA_CHECK_ARG(fetched);
+	atomic_fetch_add(&event->updaters, 1);
 	old = __atomic_fetch_add(event->value, value, __ATOMIC_SEQ_CST);
 	sdoca_se_changed(event);
+	atomic_fetch_sub(&event->updaters, 1); /* the last touch of the event */
 	*fetched = old;
 	return DOCA_SUCCESS;
 }
@@ -146,9 +152,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_set(struct doca_sync_event
                                                           uint64_t value)
 {
 	SDOCA_CHECK_ARG(event);
+	atomic_fetch_add(&event->updaters, 1);
 	__atomic_store_n(event->value, value, __ATOMIC_SEQ_CST);
 	sdoca_se_changed(event);
+	atomic_fetch_sub(&event->updaters, 1);
 	return DOCA_SUCCESS;
+}
+
+/* A waiter that saw an update's value may stop and destroy the event while
+ * the updating thread (e.g. a kernel launch signalling its completion
+ * event) is still waking the others: wait for it to be done. Counted
+ * before the value changes, so whoever saw the value sees the count. */
+void sdoca_se_quiesce(struct doca_sync_event *ev)
+{
+	while (atomic_load(&ev->updaters))
+		sched_yield();
 }
 
 static uint64_t now_ns(void)

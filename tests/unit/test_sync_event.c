@@ -375,6 +375,48 @@ static void test_blocked_waiters(void **state)
 	}
 }
 
+/* Another thread's update wakes a sleeping waiter, which stops and
+ * destroys the event at once, as a program does with a kernel launch's
+ * completion event: the updater must be done with the event by then
+ * (a use after free, seen by ASan and TSan, before the fix). */
+struct late_updater {
+	struct doca_sync_event *ev;
+	int add;
+};
+
+static void *late_updater_thread(void *arg)
+{
+	struct late_updater *u = arg;
+	uint64_t fetched;
+
+	while (!atomic_load(&u->ev->sleepers)) /* the waiter is asleep (or about to be) */
+		sched_yield();
+	if (u->add)
+		assert_doca_ok(doca_sync_event_update_add(u->ev, 1, &fetched));
+	else
+		assert_doca_ok(doca_sync_event_update_set(u->ev, 1));
+	return NULL;
+}
+
+static void test_update_then_destroy(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 200; i++) {
+		struct late_updater u = { .add = i & 1 };
+		pthread_t thread;
+
+		assert_doca_ok(doca_sync_event_create(&u.ev));
+		assert_doca_ok(doca_sync_event_add_publisher_location_cpu(u.ev, dev));
+		assert_doca_ok(doca_sync_event_add_subscriber_location_cpu(u.ev, dev));
+		assert_doca_ok(doca_sync_event_start(u.ev));
+		assert_int_equal(pthread_create(&thread, NULL, late_updater_thread, &u), 0);
+		assert_doca_ok(doca_sync_event_wait_gt(u.ev, 0, UINT64_MAX));
+		assert_doca_ok(doca_sync_event_stop(u.ev));
+		assert_doca_ok(doca_sync_event_destroy(u.ev));
+		assert_int_equal(pthread_join(thread, NULL), 0);
+	}
+}
+
 /* A value the program stores itself (no softdoca call) is noticed too. */
 static void test_direct_store(void **state)
 {
@@ -582,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_masks),
 		cmocka_unit_test(test_blocked_waiters),
 		cmocka_unit_test(test_direct_store),
+		cmocka_unit_test(test_update_then_destroy),
 		cmocka_unit_test(test_exact_sum),
 		cmocka_unit_test(test_doca_buf_value),
 		cmocka_unit_test(test_export_import),
