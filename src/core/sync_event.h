@@ -116,6 +116,11 @@ typedef bool (*sdoca_waiter_poll_fn)(void);
 typedef void (*sdoca_waiter_sleeping_fn)(void);
 SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
                                          sdoca_waiter_sleeping_fn sleeping);
+/* The same two steps for other blocked threads (DPA threads waiting for an
+ * activation): progress the soft NIC once (false: nothing to progress, or
+ * another thread had it), and hand it over before sleeping. */
+SDOCA_EXPORT bool sdoca_waiter_poll(void);
+SDOCA_EXPORT void sdoca_waiter_sleeps(void);
 /* How many times the calling thread's changes woke sleeping waiters: the
  * service thread gives its CPU up when its own count moved, so that a
  * waiter it woke on that CPU runs at once (other threads' changes are none

@@ -67,6 +67,22 @@ SDOCA_EXPORT void sdoca_waiter_set_hooks(sdoca_waiter_poll_fn poll,
 	atomic_store(&hook_sleeping, sleeping);
 }
 
+SDOCA_EXPORT bool sdoca_waiter_poll(void)
+{
+	sdoca_waiter_poll_fn poll = atomic_load_explicit(&hook_poll, memory_order_acquire);
+
+	return poll && poll();
+}
+
+SDOCA_EXPORT void sdoca_waiter_sleeps(void)
+{
+	sdoca_waiter_sleeping_fn sleeping =
+	        atomic_load_explicit(&hook_sleeping, memory_order_acquire);
+
+	if (sleeping)
+		sleeping();
+}
+
 SDOCA_EXPORT uint64_t sdoca_sync_event_wakes(void)
 {
 	return wakes;
@@ -193,8 +209,7 @@ static bool spin(const struct doca_sync_event *ev, enum sdoca_se_cond cond, uint
 	uint64_t start = now_ns();
 
 	for (;;) {
-		sdoca_waiter_poll_fn poll = atomic_load_explicit(&hook_poll, memory_order_acquire);
-		bool polled = poll && poll();
+		bool polled = sdoca_waiter_poll();
 
 		if (holds(ev, cond, wait_val, mask))
 			return true;
@@ -211,11 +226,8 @@ static void sleep_until(struct doca_sync_event *ev, enum sdoca_se_cond cond, uin
                         uint64_t mask)
 {
 	const struct timespec recheck = { .tv_sec = 0, .tv_nsec = WAIT_RECHECK_NS };
-	sdoca_waiter_sleeping_fn sleeping =
-	        atomic_load_explicit(&hook_sleeping, memory_order_acquire);
 
-	if (sleeping)
-		sleeping();
+	sdoca_waiter_sleeps();
 	for (;;) {
 		uint32_t seq;
 		bool done;

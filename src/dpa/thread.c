@@ -3,13 +3,20 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * libdoca_dpa: DPA threads and thread groups (docs/dpa.md 2.6). Each started
- * DPA thread is one host thread that sleeps on a condition variable until it
- * is activated, then calls its kernel from the top. Reschedule and finish
- * siglongjmp back to the loop, so an activation never returns into the
- * kernel; state that must survive the jump lives in the thread struct.
+ * DPA thread is one host thread that waits until it is activated, then calls
+ * its kernel from the top. Reschedule and finish siglongjmp back to the loop,
+ * so an activation never returns into the kernel; state that must survive the
+ * jump lives in the thread struct.
+ *
+ * After an activation a thread spins for a while, progressing the soft NIC
+ * itself (the sync-event waiter's hooks): the completion its kernel waits
+ * for is then produced on this very thread and activates it with no wake-up
+ * of another thread. Then it hands the soft NIC to the service thread and
+ * sleeps on a condition variable, so an idle DPA thread costs nothing.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +25,7 @@
 #include <time.h>
 
 #include "core/sdk_log.h"
+#include "core/sync_event.h"
 #include "dpa/dpa.h"
 #include "dpa/info.h"
 
@@ -25,6 +33,15 @@ SDOCA_LOG_MODULE(dpa_thread);
 
 /* How long stop and destroy wait for a kernel that does not leave. */
 #define JOIN_TIMEOUT_S 2
+/* How long a thread spins after an activation before it sleeps: as long as
+ * a sync-event waiter, and the service thread after traffic. */
+#define ACTIVATION_SPIN_NS 50000u
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#else
+#define cpu_relax() ((void)0)
+#endif
 
 enum thread_state {
 	THREAD_CREATED,  /* configurable */
@@ -113,16 +130,55 @@ void sdoca_dpa_thread_leave(struct doca_dpa_thread *t, enum sdoca_dpa_leave how)
 	siglongjmp(t->exec.entry, 1);
 }
 
-/* Sleeps until an activation is due; false when the thread is stopping. */
+/* Lock held. */
+static bool activation_due(const struct doca_dpa_thread *t)
+{
+	return t->stopping || (t->state == THREAD_RUNNABLE && t->pending);
+}
+
+/* Progresses the soft NIC until an activation is due or ACTIVATION_SPIN_NS
+ * passed (false: then it was handed to the service thread). A round that
+ * could not progress it (another thread has it) gives the CPU up. */
+static bool spin_for_activation(struct doca_dpa_thread *t)
+{
+	uint64_t start = sdoca_dpa_now_ns();
+
+	for (;;) {
+		bool polled = sdoca_waiter_poll();
+
+		pthread_mutex_lock(&t->lock);
+		bool due = activation_due(t);
+		pthread_mutex_unlock(&t->lock);
+		if (due)
+			return true;
+		if (sdoca_dpa_now_ns() - start >= ACTIVATION_SPIN_NS) {
+			sdoca_waiter_sleeps();
+			return false;
+		}
+		if (polled)
+			cpu_relax();
+		else
+			sched_yield();
+	}
+}
+
+/* Waits until an activation is due; false when the thread is stopping. */
 static bool wait_activation(struct doca_dpa_thread *t)
 {
 	pthread_mutex_lock(&t->lock);
+	bool was_running = t->running;
 	t->running = false;
 	if (t->leave == SDOCA_DPA_LEAVE_FINISH) {
 		t->state = THREAD_FINISHED;
 		t->pending = false;
 	}
-	while (!t->stopping && !(t->state == THREAD_RUNNABLE && t->pending))
+	/* Spins only after an activation of a thread that may run again. */
+	if (was_running && t->state == THREAD_RUNNABLE && !activation_due(t)) {
+		pthread_mutex_unlock(&t->lock);
+		spin_for_activation(t);
+		pthread_mutex_lock(&t->lock);
+	}
+	while (!activation_due(t))
 		pthread_cond_wait(&t->wake, &t->lock);
 	bool go = !t->stopping;
 	if (go) {

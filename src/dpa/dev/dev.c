@@ -21,6 +21,7 @@
 #include <dpaintrin.h>
 
 #include "core/sdk_log.h"
+#include "core/sync_event.h"
 #include "dpa/comp.h"
 #include "dpa/dpa.h"
 
@@ -267,6 +268,10 @@ DOCA_EXPERIMENTAL int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_
 	doca_error_t err;
 	sdoca_dpa_cancel_point(__func__); /* kernels poll here */
 	int got = sdoca_dpa_completion_get(dpa_comp_handle, &elem, &err);
+	/* Nothing yet: the soft NIC progresses on this thread (2.6), so a
+	 * kernel polling here produces its completions itself. */
+	if (!got && err == DOCA_SUCCESS && sdoca_waiter_poll())
+		got = sdoca_dpa_completion_get(dpa_comp_handle, &elem, &err);
 	if (err != DOCA_SUCCESS) {
 		bad_call(__func__, err, "not a started completion context:", dpa_comp_handle);
 		return 0;

@@ -1,0 +1,71 @@
+#!/bin/bash
+# DPA-thread ping-pong against the same ping-pong done by host tasks, side by
+# side in one run (issue 27's goal: the DPA one within 1.2x):
+#   dpa:  two processes, a DPA thread each, 16 B sends answered from the
+#         thread's completion (tests/dpa/pingpong_main.c, 1000 round trips;
+#         its mean round trip, activation included)
+#   host: softdoca-perf -t send --lat -s 16 -n 1000 (host tasks polled by the
+#         application thread; its mean half round trip, doubled)
+# over shared memory and TCP loopback, alternating the two in every round.
+# Server pinned to cpu0, client to cpu1, for both.
+#
+#   bench/dpa_pingpong.sh [BUILD_DIR]   (default build/; ROUNDS=5)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+PERF=$BUILD/tools/softdoca-perf
+PP=$BUILD/tests/dpa/dpa_pingpong_peer
+ROUNDS=${ROUNDS:-5}
+PORT=19700
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+[ -x "$PERF" ] && [ -x "$PP" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
+
+# dpa_rtt TRANSPORT -> the mean round trip in us
+dpa_rtt() {
+	rm -f "$DIR/port"
+	SOFTDOCA_TRANSPORT=$1 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
+		--iface lo >"$DIR/server.log" 2>&1 &
+	local server=$!
+	for _ in $(seq 500); do
+		[ -s "$DIR/port" ] && break
+		read -r -t 0.01 <> <(:) || true
+	done
+	SOFTDOCA_TRANSPORT=$1 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
+		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
+	wait $server
+	awk '/dpa pingpong:/ { print $(NF - 2) }' "$DIR/client.log"
+}
+
+# host_rtt TRANSPORT -> the mean round trip in us
+host_rtt() {
+	PORT=$((PORT + 1))
+	taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n 1000 \
+		>"$DIR/perf-server.log" 2>&1 &
+	local server=$!
+	for _ in $(seq 500); do
+		grep -q "waiting for a client" "$DIR/perf-server.log" && break
+		read -r -t 0.01 <> <(:) || true
+	done
+	taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n 1000 \
+		127.0.0.1 >"$DIR/perf-client.log" 2>&1
+	wait $server
+	awk '/#bytes/ { getline; printf "%.2f", 2 * $6; exit }' "$DIR/perf-client.log"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "| transport | round | DPA threads, us per round trip | host tasks, us per round trip | ratio |"
+echo "|---|---|---|---|---|"
+for transport in shm tcp; do
+	ratios=()
+	for round in $(seq "$ROUNDS"); do
+		d=$(dpa_rtt "$transport")
+		h=$(host_rtt "$transport")
+		r=$(awk -v a="$d" -v b="$h" 'BEGIN { printf "%.2f", a / b }')
+		ratios+=("$r")
+		echo "| $transport | $round | $d | $h | $r |"
+	done
+	echo "| $transport | median | | | $(median "${ratios[@]}") |"
+done
