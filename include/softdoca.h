@@ -153,8 +153,8 @@ struct softdoca_connection_counters {
 	struct softdoca_rdma_counters counters;
 };
 
-/* A DPA context (doca_dpa) of another process, from its doca_dpa_start to
- * its doca_dpa_destroy. */
+/* A DPA context (doca_dpa) of another process, from its doca_dpa_create to
+ * its doca_dpa_destroy, once any DPA of that process has been started. */
 struct softdoca_dpa_counters {
 	char app_name[64];       /* its program's name (dpacc --app-name) */
 	char ibdev_name[64];     /* the device it was created on */

@@ -150,9 +150,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	sdoca_dpa_info_remove_dpa(dpa);
 	/* DOCA's samples destroy a started DPA without stopping it. */
 	dpa->started = false;
-	if (!sdoca_dpa_launch_fini(dpa)) {
+	bool launches_left = !sdoca_dpa_launch_fini(dpa);
+	if (launches_left || atomic_load(&dpa->leaked_threads) > 0) {
 		/* Kernels that never leave still use it and its memory. */
-		SDOCA_ERR("doca_dpa_destroy: kernel launches still run: the DPA is leaked");
+		SDOCA_ERR("doca_dpa_destroy: %s still run: the DPA is leaked",
+		          launches_left ? "kernel launches" : "kernels of detached DPA threads");
 		handle_unregister(dpa->handle);
 		sdoca_dev_put(dpa->dev);
 		return DOCA_SUCCESS;

@@ -48,7 +48,9 @@ struct doca_dpa {
 	_Atomic unsigned int affinities; /* live doca_dpa_eu_affinity objects */
 	_Atomic unsigned int threads;    /* live doca_dpa_thread objects */
 	_Atomic uint32_t next_thread_id;
-	struct sdoca_dpa_launcher *launcher; /* launch.c: made at the first launch */
+	/* launch.c: made at the first launch (two first launches race for it) */
+	struct sdoca_dpa_launcher *_Atomic launcher;
+	_Atomic unsigned int leaked_threads; /* detached: their kernels never left */
 	pthread_mutex_t mem_lock;
 	struct sdoca_dpa_alloc *allocs; /* sorted by addr */
 	size_t num_allocs;

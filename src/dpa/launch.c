@@ -313,15 +313,23 @@ static void *launcher_main(void *arg)
 
 static struct sdoca_dpa_launcher *launcher_of(struct doca_dpa *dpa)
 {
-	if (dpa->launcher != NULL)
-		return dpa->launcher;
-	struct sdoca_dpa_launcher *ln = calloc(1, sizeof(*ln));
+	struct sdoca_dpa_launcher *ln = atomic_load(&dpa->launcher), *first = NULL;
+	if (ln != NULL)
+		return ln;
+	ln = calloc(1, sizeof(*ln));
 	if (ln == NULL)
 		return NULL;
 	pthread_mutex_init(&ln->lock, NULL);
 	pthread_cond_init(&ln->wake, NULL);
 	cond_init_monotonic(&ln->idle);
-	dpa->launcher = ln;
+	/* Two first launches from two threads: one launcher wins. */
+	if (!atomic_compare_exchange_strong(&dpa->launcher, &first, ln)) {
+		pthread_cond_destroy(&ln->idle);
+		pthread_cond_destroy(&ln->wake);
+		pthread_mutex_destroy(&ln->lock);
+		free(ln);
+		return first;
+	}
 	return ln;
 }
 

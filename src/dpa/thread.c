@@ -172,10 +172,15 @@ static bool wait_activation(struct doca_dpa_thread *t)
 		t->state = THREAD_FINISHED;
 		t->pending = false;
 	}
-	/* Spins only after an activation of a thread that may run again. */
-	if (was_running && t->state == THREAD_RUNNABLE && !activation_due(t)) {
+	/* Spins only after an activation of a thread that may run again; one
+	 * that finished hands the soft NIC its kernel polled back at once. */
+	if (was_running && !activation_due(t)) {
+		bool again = t->state == THREAD_RUNNABLE;
 		pthread_mutex_unlock(&t->lock);
-		spin_for_activation(t);
+		if (again)
+			spin_for_activation(t);
+		else
+			sdoca_waiter_sleeps();
 		pthread_mutex_lock(&t->lock);
 	}
 	while (!activation_due(t))
@@ -278,8 +283,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *d
 	if (t->tg != NULL)
 		t->tg->threads[t->rank] = NULL;
 	atomic_fetch_sub(&t->dpa->threads, 1);
-	if (t->detached)
-		return DOCA_SUCCESS; /* leaked: its host thread may still run */
+	if (t->detached) {
+		/* Leaked: its host thread may still run, and use the DPA. */
+		atomic_fetch_add(&t->dpa->leaked_threads, 1);
+		return DOCA_SUCCESS;
+	}
 	pthread_cond_destroy(&t->wake);
 	pthread_mutex_destroy(&t->lock);
 	free(t->frame);
@@ -287,11 +295,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *d
 	return DOCA_SUCCESS;
 }
 
-#define CHECK_CONFIGURABLE(t, caller)                                                        \
-	do {                                                                                 \
-		if ((t)->state != THREAD_CREATED || (t)->has_host)                           \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u is started", caller, \
-			           (t)->id);                                                 \
+/* A detached thread's kernel never left and still runs on its host thread
+ * (and its exec, frame and entry): nothing may change them. */
+#define CHECK_CONFIGURABLE(t, caller)                                                             \
+	do {                                                                                      \
+		if ((t)->detached)                                                                \
+			SDOCA_FAIL(DOCA_ERROR_BAD_STATE,                                          \
+			           "%s: thread %u's kernel never left: it cannot change", caller, \
+			           (t)->id);                                                      \
+		if ((t)->state != THREAD_CREATED || (t)->has_host)                                \
+			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u is started", caller,      \
+			           (t)->id);                                                      \
 	} while (0)
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread,
@@ -402,18 +416,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 		                           .kernel = t->kernel,
 		                           .rank = t->tg != NULL ? t->rank : 0,
 		                           .num_threads = t->tg != NULL ? t->tg->num_threads : 1 };
-	bool detached = t->detached;
-	if (!detached) {
-		t->stopping = false;
-		atomic_store(&t->cancel, false);
-		t->pending = false;
-		t->state = THREAD_STARTED;
-	}
+	t->stopping = false;
+	atomic_store(&t->cancel, false);
+	t->pending = false;
+	t->state = THREAD_STARTED;
 	pthread_mutex_unlock(&t->lock);
 	sdoca_dpa_fault_install();
-	if (detached)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "%s: thread %u's kernel never left: cannot restart", __func__, t->id);
 	int rc = pthread_create(&t->host, NULL, thread_main, t);
 	if (rc != 0) {
 		pthread_mutex_lock(&t->lock);

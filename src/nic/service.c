@@ -352,6 +352,19 @@ fail:
 	return DOCA_ERROR_OPERATING_SYSTEM;
 }
 
+/* Lock held: the thread's epoll set gets the worker's transport fd. */
+static doca_error_t watch_worker(struct nic_worker *worker)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = EV_WORKER };
+
+	if (epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, xport_worker_fd(worker->xport), &ev) != 0) {
+		SDOCA_ERR("cannot watch the transport worker: %s", strerror(errno));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	worker->fd_watched = true;
+	return DOCA_SUCCESS;
+}
+
 /* Lock held: true when nothing needs the thread any more; it is then told
  * to stop, and the caller calls stop_thread() once it released the lock. */
 static bool stop_if_unused_locked(void)
@@ -375,13 +388,18 @@ static void stop_thread(void)
 	close(svc.kick_fd);
 	close(svc.epoll_fd);
 	svc.kick_fd = svc.epoll_fd = -1;
+	/* Workers added while it stopped (nic_service_add cannot wait for the
+	 * stop: its caller holds the workers' list lock, which the thread's
+	 * counters snapshot takes) need a thread again, watching them. */
+	if (svc.count > 0 && start_thread() == DOCA_SUCCESS)
+		for (size_t i = 0; i < svc.count; i++)
+			watch_worker(svc.entries[i].worker);
 	pthread_cond_broadcast(&svc.stopped);
 	pthread_mutex_unlock(&svc.lock);
 }
 
 doca_error_t nic_service_add(struct nic_worker *worker)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = EV_WORKER };
 	doca_error_t status = DOCA_SUCCESS;
 
 	pthread_mutex_lock(&svc.lock);
@@ -398,13 +416,11 @@ doca_error_t nic_service_add(struct nic_worker *worker)
 	}
 	if (!svc.running)
 		status = start_thread();
-	if (status == DOCA_SUCCESS &&
-	    epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, xport_worker_fd(worker->xport), &ev) != 0) {
-		SDOCA_ERR("cannot watch the transport worker: %s", strerror(errno));
-		status = DOCA_ERROR_OPERATING_SYSTEM;
-	}
+	/* A thread that is stopping watches nothing new: stop_thread starts
+	 * another one for this worker once it is gone. */
+	if (status == DOCA_SUCCESS && !svc.stopping)
+		status = watch_worker(worker);
 	if (status == DOCA_SUCCESS) {
-		worker->fd_watched = true;
 		worker->spin_ns = SPIN_NS;
 		svc.entries[svc.count++] = (struct entry){ .worker = worker };
 	}

@@ -25,7 +25,8 @@ typedef doca_error_t (*sdoca_stats_dpa_fn)(struct softdoca_process_counters *pc)
 
 /* A DPA context started: snapshots get fn's section from now on, and the
  * counters channel is open even without an RDMA context (the service thread
- * starts for it unless SOFTDOCA_STATS=0). One detach per attach. */
+ * starts for it; with SOFTDOCA_STATS=0 it runs without a channel). One
+ * detach per attach. */
 SDOCA_EXPORT void sdoca_stats_dpa_attach(sdoca_stats_dpa_fn fn);
 /* That DPA context went: with the last one, the section and the reason to
  * keep the service thread go (it stops if no RDMA context needs it). Never

@@ -23,6 +23,23 @@
 #include "dpa/comp.h"
 #include "dpa/dpa.h"
 
+/* LeakSanitizer off for what a test leaks on purpose (ASan builds only). */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define sdoca_lsan_disable() __lsan_disable()
+#define sdoca_lsan_enable() __lsan_enable()
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/lsan_interface.h>
+#define sdoca_lsan_disable() __lsan_disable()
+#define sdoca_lsan_enable() __lsan_enable()
+#endif
+#endif
+#ifndef sdoca_lsan_disable
+#define sdoca_lsan_disable() ((void)0)
+#define sdoca_lsan_enable() ((void)0)
+#endif
+
 /* What the kernels report: activations, overlaps, and a semaphore per
  * activation so the test waits without sleeping. */
 static sem_t activated;
@@ -30,7 +47,10 @@ static atomic_int inside;
 static atomic_int overlaps;
 static atomic_int runs;
 
-enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2, ARG_POLL = 3, ARG_WAIT = 4 };
+enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2, ARG_POLL = 3, ARG_WAIT = 4, ARG_STUCK = 5 };
+
+/* What ARG_STUCK's kernel spins on, making no device call. */
+static atomic_int release_stuck;
 
 /* What ARG_POLL's kernel polls: a context nothing completes on. */
 static doca_dpa_dev_completion_t poll_handle;
@@ -51,6 +71,8 @@ static void tkernel(uint64_t arg)
 		; /* a kernel waiting for a completion that never comes */
 	if (arg == ARG_WAIT)
 		doca_dpa_dev_sync_event_wait_gt(wait_handle, 0, UINT64_MAX); /* never set */
+	while (arg == ARG_STUCK && !atomic_load(&release_stuck))
+		; /* no device call: a stop cannot reach it */
 	doca_dpa_dev_thread_reschedule();
 }
 
@@ -376,6 +398,44 @@ static void test_stop_busy(void **state)
 	assert_doca_ok(doca_dpa_completion_destroy(c));
 }
 
+/* A kernel that never leaves: the stop detaches its host thread after 2 s.
+ * The thread can then neither be changed nor restarted (its kernel still
+ * runs on its frame and jump buffer), and its DPA is leaked by destroy
+ * rather than freed under the kernel (ASan would see the kernel's next
+ * device call touch freed memory). The leak is by design, hence no leak
+ * check for what this test allocates. */
+static void test_detached(void **state)
+{
+	(void)state;
+	sdoca_lsan_disable();
+	sem_init(&activated, 0, 0);
+	struct doca_dev *dev = open_loopback_dev();
+	struct doca_dpa *dpa;
+	struct doca_dpa_notification_completion *nc;
+	doca_dpa_dev_notification_completion_t h;
+	assert_doca_ok(doca_dpa_create(dev, &dpa));
+	assert_doca_ok(doca_dpa_set_app(dpa, APP));
+	assert_doca_ok(doca_dpa_start(dpa));
+	struct doca_dpa_thread *t = started_thread(dpa, ARG_STUCK);
+	assert_doca_ok(doca_dpa_notification_completion_create(dpa, t, &nc));
+	assert_doca_ok(doca_dpa_notification_completion_start(nc));
+	assert_doca_ok(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	assert_doca_ok(doca_dpa_thread_run(t));
+	doca_dpa_dev_thread_notify(h);
+	wait_activation(); /* spinning now */
+	assert_doca_ok(doca_dpa_notification_completion_destroy(nc));
+	assert_doca_ok(doca_dpa_thread_stop(t)); /* 2 s, then detached */
+	assert_int_equal(doca_dpa_thread_start(t), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_dpa_thread_set_func_arg(t, TKERNEL, ARG_RESCHEDULE),
+	                 DOCA_ERROR_BAD_STATE);
+	assert_doca_ok(doca_dpa_thread_destroy(t));
+	assert_doca_ok(doca_dpa_destroy(dpa)); /* leaked, not freed */
+	/* The kernel's next device call (reschedule) still finds its DPA. */
+	atomic_store(&release_stuck, 1);
+	assert_doca_ok(doca_dev_close(dev));
+	sdoca_lsan_enable();
+}
+
 /* A stop ends an activation asleep in doca_dpa_dev_sync_event_wait_gt
  * (DPA threads have no deadline: only the stop ends it). */
 static void test_stop_waiting(void **state)
@@ -519,6 +579,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stop_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_polled, setup, teardown),
+		cmocka_unit_test(test_detached),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
