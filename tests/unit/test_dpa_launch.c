@@ -252,17 +252,18 @@ static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
 	struct doca_sync_event *c = f->comp_ev;
-	assert_doca_err(doca_dpa_kernel_launch_update_set(NULL, NULL, 0, c, 1, 1, FN(lk_order), 1),
+	assert_doca_err(doca_dpa_kernel_launch_update_set(NULL, NULL, 0, c, 1, 1, FN(lk_order),
+	                                                  (uint64_t)1),
 	                DOCA_ERROR_INVALID_VALUE);
 	assert_doca_err(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 1, 1, NULL),
 	                DOCA_ERROR_INVALID_VALUE);
 	/* 1..max_threads_per_kernel (4 here) threads. */
-	assert_doca_err(
-	        doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 1, 0, FN(lk_order), 1),
-	        DOCA_ERROR_INVALID_VALUE);
-	assert_doca_err(
-	        doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, c, 1, 5, FN(lk_order), 1),
-	        DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 1, 0, FN(lk_order),
+	                                                  (uint64_t)1),
+	                DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, c, 1, 5, FN(lk_order),
+	                                                  (uint64_t)1),
+	                DOCA_ERROR_INVALID_VALUE);
 	/* Not a kernel of the program, or an RPC. */
 	assert_doca_err(
 	        doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 1, 1, FN(not_in_program)),
@@ -273,15 +274,15 @@ static void test_bad_input(void **state)
 	assert_int_equal(value_of(c), 0);
 	assert_doca_ok(doca_dpa_peek_at_last_error(f->dpa));
 	/* The maximum is allowed. */
-	assert_doca_ok(
-	        doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 9, 4, FN(lk_record), 0));
+	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 9, 4, FN(lk_record),
+	                                                 (uint64_t)0));
 	assert_doca_ok(doca_sync_event_wait_gt(c, 8, UINT64_MAX));
 	assert_int_equal(slots[3], 4 | 4ull << 32);
 	/* A stopped DPA launches nothing. */
 	assert_doca_ok(doca_dpa_stop(f->dpa));
-	assert_doca_err(
-	        doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 1, 1, FN(lk_order), 1),
-	        DOCA_ERROR_BAD_STATE);
+	assert_doca_err(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, c, 1, 1, FN(lk_order),
+	                                                  (uint64_t)1),
+	                DOCA_ERROR_BAD_STATE);
 	assert_doca_ok(doca_dpa_start(f->dpa));
 }
 
@@ -289,7 +290,7 @@ static void test_ranks(void **state)
 {
 	struct fixture *f = *state;
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, f->comp_ev, 1, MAX_RANKS,
-	                                                 FN(lk_record), 0));
+	                                                 FN(lk_record), (uint64_t)0));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 0, UINT64_MAX));
 	for (unsigned int r = 0; r < MAX_RANKS; r++)
 		assert_int_equal(slots[r], (r + 1) | (uint64_t)MAX_RANKS << 32);
@@ -303,9 +304,9 @@ static void test_threshold_and_order(void **state)
 {
 	struct fixture *f = *state;
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, f->wait_ev, 5, f->comp_ev, 10, 1,
-	                                                 FN(lk_order), 1));
+	                                                 FN(lk_order), (uint64_t)1));
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, f->comp2_ev, 1, 1,
-	                                                 FN(lk_order), 2));
+	                                                 FN(lk_order), (uint64_t)2));
 	assert_doca_ok(doca_sync_event_update_set(f->wait_ev, 5)); /* not above 5 */
 	/* Not proof, but a launch that ignored the gate would have run by now. */
 	struct timespec pause = { 0, 50000000 };
@@ -322,7 +323,7 @@ static void test_threshold_and_order(void **state)
 	assert_int_not_equal(order[0], order[1]);
 	/* A gate already open: runs at once. */
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, f->wait_ev, 0, f->comp_ev, 11, 1,
-	                                                 FN(lk_order), 3));
+	                                                 FN(lk_order), (uint64_t)3));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 10, UINT64_MAX));
 	assert_int_equal(order[2], 3);
 }
@@ -332,22 +333,22 @@ static void test_set_vs_add(void **state)
 	struct fixture *f = *state;
 	assert_doca_ok(doca_sync_event_update_set(f->comp_ev, 100));
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, f->comp_ev, 3, 2,
-	                                                 FN(lk_record), 0));
+	                                                 FN(lk_record), (uint64_t)0));
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, f->comp_ev, 3, 3,
-	                                                 FN(lk_record), 0));
+	                                                 FN(lk_record), (uint64_t)0));
 	/* Once per launch, not per thread. */
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 105, UINT64_MAX));
 	assert_int_equal(value_of(f->comp_ev), 106);
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, f->comp_ev, 7, 2,
-	                                                 FN(lk_record), 0));
+	                                                 FN(lk_record), (uint64_t)0));
 	assert_doca_ok(doca_sync_event_wait_eq(f->comp_ev, 7, UINT64_MAX));
 }
 
 static void test_no_comp_event(void **state)
 {
 	struct fixture *f = *state;
-	assert_doca_ok(
-	        doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, FN(lk_order), 42));
+	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, NULL, 0, 1, FN(lk_order),
+	                                                 (uint64_t)42));
 	wait_ran();
 	assert_int_equal(order[0], 42);
 }
@@ -358,11 +359,11 @@ static void test_finish_reschedule(void **state)
 {
 	struct fixture *f = *state;
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, f->comp_ev, 1, 2,
-	                                                 FN(lk_leave), LEAVE_FINISH));
+	                                                 FN(lk_leave), (uint64_t)LEAVE_FINISH));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 0, UINT64_MAX));
 	assert_doca_ok(doca_dpa_peek_at_last_error(f->dpa));
 	assert_doca_ok(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, f->comp_ev, 1, 1,
-	                                                 FN(lk_leave), LEAVE_RESCHEDULE));
+	                                                 FN(lk_leave), (uint64_t)LEAVE_RESCHEDULE));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 1, UINT64_MAX));
 	assert_doca_err(doca_dpa_peek_at_last_error(f->dpa), DOCA_ERROR_BAD_STATE);
 }
@@ -444,7 +445,7 @@ static void test_stop(void **state)
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, f->comp_ev, 1, 2,
 	                                                 FN(lk_wait), h, (uint64_t)0));
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, f->wait_ev, 0, f->comp2_ev, 1, 1,
-	                                                 FN(lk_order), 7));
+	                                                 FN(lk_order), (uint64_t)7));
 	wait_ran();
 	wait_ran();
 	double t0 = now_s();
@@ -457,7 +458,7 @@ static void test_stop(void **state)
 	/* Started again, it launches again. */
 	assert_doca_ok(doca_dpa_start(f->dpa));
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, f->comp_ev, 1, 1,
-	                                                 FN(lk_order), 8));
+	                                                 FN(lk_order), (uint64_t)8));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 0, UINT64_MAX));
 	assert_int_equal(order[0], 8);
 }
@@ -467,7 +468,7 @@ static void test_destroy_gated(void **state)
 {
 	struct fixture *f = *state;
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, f->wait_ev, 0, f->comp_ev, 1, 1,
-	                                                 FN(lk_order), 1));
+	                                                 FN(lk_order), (uint64_t)1));
 }
 
 /* Pool threads end after about a second without work. */
@@ -475,7 +476,7 @@ static void test_pool_idles_out(void **state)
 {
 	struct fixture *f = *state;
 	assert_doca_ok(doca_dpa_kernel_launch_update_set(f->dpa, NULL, 0, f->comp_ev, 1, 4,
-	                                                 FN(lk_record), 0));
+	                                                 FN(lk_record), (uint64_t)0));
 	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 0, UINT64_MAX));
 	assert_true(sdoca_dpa_launch_pool_threads() >= 1);
 	double t0 = now_s();
