@@ -33,8 +33,7 @@ enum thread_state {
 	THREAD_ERROR,    /* stopped by a bad device call (exec fail): triggers dropped */
 };
 
-static const char *const state_names[] = { "created", "started", "runnable", "finished",
-	                                   "error" };
+static const char *const state_names[] = { "created", "started", "runnable", "finished", "error" };
 
 struct doca_dpa_thread {
 	struct doca_dpa *dpa;

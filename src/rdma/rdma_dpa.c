@@ -53,9 +53,9 @@ struct rdma_dpa_wr {
 	struct nic_qp *qp;
 	uint32_t conn_id;
 	uint16_t wr_index;
-	bool report;     /* not OPTIMIZE_REPORTS (errors are always reported) */
+	bool report;          /* not OPTIMIZE_REPORTS (errors are always reported) */
 	doca_error_t refused; /* a bad post: fails in its turn with this status */
-	uint8_t *bounce; /* send payload, copied at post time */
+	uint8_t *bounce;      /* send payload, copied at post time */
 	size_t bounce_cap;
 	uint64_t atomic_result; /* 3.x device atomics have no result buffer */
 	struct rdma_dpa_wr *next_free;

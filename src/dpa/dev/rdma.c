@@ -39,8 +39,7 @@ static void bad_post(const char *caller, doca_error_t err, const char *why,
 	}
 	char where[48];
 	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s%s", exec->kernel->name,
-	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, why,
-	          consequences[bad]);
+	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, why, consequences[bad]);
 	sdoca_dpa_set_error(exec->dpa, err);
 	if (bad == SDOCA_RDMA_DPA_BAD_NO_QUEUE)
 		sdoca_dpa_exec_fail(caller, err);
@@ -216,8 +215,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma,
 	enum sdoca_rdma_dpa_bad bad = SDOCA_RDMA_DPA_BAD_CALL;
 	char why[WHY_MAX];
 	sdoca_dpa_cancel_point(__func__);
-	doca_error_t err =
-	        sdoca_rdma_dpa_receive(rdma, mmap, addr, length, &bad, why, sizeof(why));
+	doca_error_t err = sdoca_rdma_dpa_receive(rdma, mmap, addr, length, &bad, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)
 		bad_post(__func__, err, why, bad);
