@@ -7,7 +7,11 @@
  * requester, responder and completer); only their done() differs: it frees
  * the post's slot and pushes a CQE into the attached DPA completion
  * context's sink instead of completing a task on a PE. The host task path
- * is untouched.
+ * is untouched. A bad post is sorted as RC hardware treats it (docs/dpa.md
+ * 2.12): a bad work request on a live connection still takes its slot and
+ * fails there (nic_post_send_refused), a bad receive fails the message
+ * that consumes it (nic_post_recv_refused), and a post with no queue to
+ * fail on is returned to the caller to stop the kernel.
  *
  * Locking: path->lock guards the slots and the unflushed list and is never
  * held while the worker lock is taken; done() runs under the worker lock
