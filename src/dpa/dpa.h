@@ -86,6 +86,14 @@ extern _Thread_local struct sdoca_dpa_exec *sdoca_dpa_exec;
  * being stopped, or a launch or RPC past its deadline, is cancelled (the
  * latter logged, TIME_OUT as the DPA's last error). Otherwise returns. */
 void sdoca_dpa_cancel_point(const char *caller);
+/* A device call found nothing to act on that could report its failure (a
+ * post with no queue to complete on, docs/dpa.md 2.12): the calling
+ * execution stops (never returns): a DPA thread goes to the error state
+ * (activated no more; stop and destroy still work), a launch instance or
+ * an RPC ends with err (doca_dpa_rpc returns it). The caller logged the
+ * call and recorded err as the DPA's last error. Outside any kernel it
+ * returns. */
+void sdoca_dpa_exec_fail(const char *caller, doca_error_t err);
 /* The execution's deadline for a kernel starting now (max run time). */
 uint64_t sdoca_dpa_deadline(const struct doca_dpa *dpa);
 uint64_t sdoca_dpa_now_ns(void);
@@ -121,6 +129,7 @@ enum sdoca_dpa_leave {
 	SDOCA_DPA_LEAVE_RETURN,     /* the kernel returned: counts as a reschedule */
 	SDOCA_DPA_LEAVE_RESCHEDULE, /* doca_dpa_dev_thread_reschedule */
 	SDOCA_DPA_LEAVE_FINISH,     /* doca_dpa_dev_thread_finish */
+	SDOCA_DPA_LEAVE_ERROR,      /* a device call it cannot go on from (exec fail) */
 };
 
 /* Ends the calling thread's activation (never returns). */

@@ -6,7 +6,8 @@
  * instance, RPC) shares: its name in log lines, its deadline, and the
  * cancellation points device calls pass through (docs/dpa.md 2.12). A
  * cancelled kernel never returns into its code: the point siglongjmps to
- * the execution's entry, as reschedule and finish do.
+ * the execution's entry, as reschedule and finish do; so does a device
+ * call that stops the execution (a post with no queue to fail on).
  */
 #include <stdio.h>
 #include <time.h>
@@ -66,4 +67,24 @@ void sdoca_dpa_cancel_point(const char *caller)
 		exec->abort_error = DOCA_ERROR_TIME_OUT;
 		siglongjmp(exec->entry, 1);
 	}
+}
+
+void sdoca_dpa_exec_fail(const char *caller, doca_error_t err)
+{
+	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+	char where[48];
+
+	if (exec == NULL)
+		return;
+	sdoca_dpa_exec_where(exec, where, sizeof(where));
+	if (exec->thread != NULL) {
+		SDOCA_ERR("DPA kernel '%s' (%s): %s: the DPA thread stops in the error state",
+		          exec->kernel->name, where, caller);
+		sdoca_dpa_thread_leave(exec->thread, SDOCA_DPA_LEAVE_ERROR);
+	}
+	SDOCA_ERR("DPA kernel '%s' (%s): %s: the %s ends with %s", exec->kernel->name, where,
+	          caller, exec->launch_id != 0 ? "launch instance" : "RPC",
+	          doca_error_get_name(err));
+	exec->abort_error = err;
+	siglongjmp(exec->entry, 1);
 }

@@ -48,9 +48,10 @@ enum thread_state {
 	THREAD_STARTED,  /* host thread parked; triggers kept until run */
 	THREAD_RUNNABLE, /* doca_dpa_thread_run: triggers activate it */
 	THREAD_FINISHED, /* doca_dpa_dev_thread_finish: triggers dropped */
+	THREAD_ERROR,    /* stopped by a bad device call (exec fail): triggers dropped */
 };
 
-static const char *const state_names[] = { "created", "started", "runnable", "finished" };
+static const char *const state_names[] = { "created", "started", "runnable", "finished", "error" };
 
 struct doca_dpa_thread {
 	struct doca_dpa *dpa;
@@ -110,7 +111,7 @@ doca_dpa_dev_uintptr_t sdoca_dpa_thread_local_storage(const struct doca_dpa_thre
 void sdoca_dpa_thread_trigger(struct doca_dpa_thread *t)
 {
 	pthread_mutex_lock(&t->lock);
-	if (t->state != THREAD_FINISHED && !t->stopping) {
+	if (t->state != THREAD_FINISHED && t->state != THREAD_ERROR && !t->stopping) {
 		t->pending = true;
 		if (t->state == THREAD_RUNNABLE && !t->running)
 			pthread_cond_signal(&t->wake);
@@ -168,8 +169,8 @@ static bool wait_activation(struct doca_dpa_thread *t)
 	pthread_mutex_lock(&t->lock);
 	bool was_running = t->running;
 	t->running = false;
-	if (t->leave == SDOCA_DPA_LEAVE_FINISH) {
-		t->state = THREAD_FINISHED;
+	if (t->leave == SDOCA_DPA_LEAVE_FINISH || t->leave == SDOCA_DPA_LEAVE_ERROR) {
+		t->state = t->leave == SDOCA_DPA_LEAVE_ERROR ? THREAD_ERROR : THREAD_FINISHED;
 		t->pending = false;
 	}
 	/* Spins only after an activation of a thread that may run again; one

@@ -59,6 +59,16 @@ static void refusal_over(struct nic_qp *qp)
 	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false, "the responder refused a request");
 }
 
+/* The request this side refused completed: the connection fails, as on RC
+ * after a local protection error (what was posted after it is flushed). */
+static void refused_over(struct nic_qp *qp)
+{
+	qp->req.refused = false;
+	qp->post_limit = qp->fault ? 0 : qp->attr.send_queue;
+	nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, false,
+	            "a work request was refused before it was sent (local protection error)");
+}
+
 /* Completes the requests at the head that are over. Each drops its
  * reference on the QP after the loop (the last may free it). */
 static void complete_in_order(struct nic_qp *qp)
@@ -78,6 +88,9 @@ static void complete_in_order(struct nic_qp *qp)
 	if (SDOCA_UNLIKELY(req->nak_pending) &&
 	    (!(wqe = STAILQ_FIRST(&req->inflight)) || nic_seq_after(wqe->seq, req->nak_seq)))
 		refusal_over(qp);
+	if (SDOCA_UNLIKELY(req->refused) &&
+	    (!(wqe = STAILQ_FIRST(&req->inflight)) || nic_seq_after(wqe->seq, req->refused_seq)))
+		refused_over(qp);
 	if (completed)
 		nic_qp_put_n(qp, completed);
 }
@@ -272,6 +285,11 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 	}
 	complete_in_order(qp);
 	return false;
+}
+
+void nic_comp_flush_done(struct nic_qp *qp)
+{
+	complete_in_order(qp);
 }
 
 /* Flushes what is left: the connection failed. As on an RC QP in error,

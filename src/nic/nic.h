@@ -220,6 +220,11 @@ struct nic_req {
 	 * request up to it has completed (completer.c). */
 	bool nak_pending;
 	uint32_t nak_seq;
+	/* This side refused request refused_seq before sending it
+	 * (nic_post_send_refused): later posts are flushed behind it, and the
+	 * connection fails once it completed (completer.c). */
+	bool refused;
+	uint32_t refused_seq;
 };
 
 /* Responder: the peer's requests. */
@@ -516,6 +521,10 @@ doca_error_t nic_cm_data_parse(const uint8_t *data, size_t len, const uint8_t **
 /* --- srq.c --- */
 void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capacity);
 doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe);
+/* A receive that fails when a message consumes it (a bad local key): the
+ * message is refused (the requester's request fails, both QPs go to error)
+ * and the receive completes with status, as on RC. */
+doca_error_t nic_post_recv_refused(struct nic_srq *srq, struct nic_wqe *wqe, doca_error_t status);
 void nic_srq_flush(struct nic_srq *srq, doca_error_t status);
 /* The oldest posted receive, taken (one must be posted; lock held). */
 struct nic_wqe *nic_srq_take(struct nic_srq *srq);
@@ -525,6 +534,15 @@ void nic_srq_leave(struct nic_srq *srq, struct nic_qp *qp);
 
 /* --- requester.c --- */
 doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe);
+/* A work request this side refuses without sending it (a bad local or
+ * remote key, a range outside it: the DPA data path's bad post), as a local
+ * protection error on RC: it takes its place in order, completes with
+ * status (never DOCA_SUCCESS) once the requests before it completed, and
+ * the QP then goes to error; requests posted after it are flushed. On a QP
+ * in error it is flushed like any post. Fails as nic_post_send does when
+ * the QP is not connected or closed (nothing taken). */
+doca_error_t nic_post_send_refused(struct nic_qp *qp, struct nic_wqe *wqe, doca_error_t status,
+                                   const char *why);
 
 /* --- responder.c, resp_queue.c, landing.c (see resp.h for their insides) --- */
 /* A request from the peer (lock held); true if the transport's rx was kept. */
@@ -612,6 +630,9 @@ void nic_comp_sent(void *slot, doca_error_t status);
  * read whose data had not landed fails with status. */
 void nic_comp_abandon(struct nic_qp *qp, doca_error_t status);
 void nic_comp_flush(struct nic_qp *qp, doca_error_t status);
+/* Completes the requests at the head that are over (a refused one, and
+ * what was flushed behind it). */
+void nic_comp_flush_done(struct nic_qp *qp);
 void nic_comp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
 /* The peer stays silent past the retries: the oldest request fails with
  * TIME_OUT and the connection breaks (the timeout; an injected break). */

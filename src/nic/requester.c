@@ -61,18 +61,9 @@ static void append_inflight(struct nic_qp *qp, struct nic_wqe *wqe)
 	nic_qp_get(qp);
 }
 
-/* The send queue looks full (post_limit): it may be, or the QP has faults to
- * look at. DOCA_ERROR_IN_PROGRESS: go on and send. */
-static doca_error_t post_slow(struct nic_qp *qp, struct nic_wqe *wqe)
+/* A request taken with the next sequence number, never sent. */
+static void take_unsent(struct nic_qp *qp, struct nic_wqe *wqe)
 {
-	nic_ack_settle(qp); /* some may be acknowledged already */
-	if (qp->req.num_inflight >= qp->attr.send_queue) {
-		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
-		return DOCA_ERROR_AGAIN;
-	}
-	if (!qp->fault || qp->state != NIC_QP_RTS || !nic_fault_post(qp))
-		return DOCA_ERROR_IN_PROGRESS;
-	/* Taken, never sent: it fails with the connection, as on RC. */
 	wqe->qp = qp;
 	wqe->seq = qp->req.next_seq++;
 	wqe->answered = false;
@@ -80,6 +71,31 @@ static doca_error_t post_slow(struct nic_qp *qp, struct nic_wqe *wqe)
 	wqe->outstanding = 0;
 	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
 	wqe->result_len = 0;
+}
+
+/* The send queue looks full (post_limit): it may be, or the QP has faults to
+ * look at, or a refused request waits for its turn. DOCA_ERROR_IN_PROGRESS:
+ * go on and send. */
+static doca_error_t post_slow(struct nic_qp *qp, struct nic_wqe *wqe)
+{
+	nic_ack_settle(qp); /* some may be acknowledged already */
+	if (qp->req.num_inflight >= qp->attr.send_queue) {
+		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
+		return DOCA_ERROR_AGAIN;
+	}
+	if (SDOCA_UNLIKELY(qp->req.refused) && qp->state == NIC_QP_RTS) {
+		/* Behind a refused request: flushed once it completed, never
+		 * sent (the QP goes to error then). */
+		take_unsent(qp, wqe);
+		wqe->answered = true;
+		wqe->status = DOCA_ERROR_CONNECTION_ABORTED;
+		append_inflight(qp, wqe);
+		return DOCA_SUCCESS;
+	}
+	if (!qp->fault || qp->state != NIC_QP_RTS || !nic_fault_post(qp))
+		return DOCA_ERROR_IN_PROGRESS;
+	/* Taken, never sent: it fails with the connection, as on RC. */
+	take_unsent(qp, wqe);
 	qp->counters.posted[wqe->op - 1]++;
 	qp->counters.posted_bytes[wqe->op - 1] += wqe->length;
 	append_inflight(qp, wqe);
@@ -154,6 +170,47 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	 * acknowledged on its last request (see completer.c). */
 	nic_ack_settle(qp);
 	nic_ack_unlist(qp);
+	nic_unlock(w);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_post_send_refused(struct nic_qp *qp, struct nic_wqe *wqe, doca_error_t status,
+                                   const char *why)
+{
+	struct nic_worker *w = qp->worker;
+	doca_error_t err;
+
+	nic_lock(w);
+	if (SDOCA_UNLIKELY(qp->peer.lost))
+		nic_worker_settle_losses(w, false);
+	err = check_state(qp);
+	if (err != DOCA_SUCCESS) {
+		nic_unlock(w);
+		return err;
+	}
+	if (qp->req.num_inflight >= qp->attr.send_queue) {
+		nic_unlock(w);
+		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
+		return DOCA_ERROR_AGAIN;
+	}
+	take_unsent(qp, wqe);
+	wqe->answered = true;
+	if (qp->state == NIC_QP_ERROR || qp->req.refused) {
+		/* Flushed like any post to a QP in error (or about to be). */
+		wqe->status = qp->state == NIC_QP_ERROR ? qp->error_status
+		                                        : DOCA_ERROR_CONNECTION_ABORTED;
+		append_inflight(qp, wqe);
+		nic_comp_flush_done(qp);
+		nic_unlock(w);
+		return DOCA_SUCCESS;
+	}
+	SDOCA_DBG("QP %u: request %u refused before it was sent: %s", qp->wire_id, wqe->seq, why);
+	wqe->status = status;
+	qp->req.refused = true;
+	qp->req.refused_seq = wqe->seq;
+	qp->post_limit = 0; /* later posts take post_slow, which flushes them */
+	append_inflight(qp, wqe);
+	nic_comp_flush_done(qp);
 	nic_unlock(w);
 	return DOCA_SUCCESS;
 }

@@ -23,6 +23,7 @@ enum resp_result {
 	RESP_ERR_INVALID,  /* misaligned atomic, malformed request */
 	RESP_ERR_LENGTH,   /* longer than the posted receive */
 	RESP_ERR_INTERNAL, /* the transport could not place it */
+	RESP_ERR_RECV,     /* the receive it consumes is bad (nic_post_recv_refused) */
 };
 
 _Static_assert(RESP_ERR_ACCESS > 0, "resp.refusal uses 0 for none");

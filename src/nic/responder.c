@@ -47,6 +47,9 @@ static const struct {
 	                      "message longer than the posted receive" },
 	[RESP_ERR_INTERNAL] = { NIC_SYN_REMOTE_OPERATIONAL, DOCA_ERROR_IO_FAILED,
 	                        "payload could not be placed" },
+	/* the receive completes with its own status */
+	[RESP_ERR_RECV] = { NIC_SYN_REMOTE_OPERATIONAL, DOCA_ERROR_IO_FAILED,
+	                    "the posted receive is bad (local protection error)" },
 };
 
 /* Where a request stands in the checks (named in the log when refused). */
@@ -111,7 +114,12 @@ static enum resp_result check_opcode(struct resp *r)
 
 static enum resp_result check_resources(struct resp *r)
 {
-	return STAILQ_EMPTY(&r->qp->srq->recvs) ? RESP_WAIT_RECV : RESP_NEXT;
+	const struct nic_wqe *recv = STAILQ_FIRST(&r->qp->srq->recvs);
+
+	if (!recv)
+		return RESP_WAIT_RECV;
+	/* A receive refused at post time fails the message that consumes it. */
+	return SDOCA_LIKELY(recv->status == DOCA_SUCCESS) ? RESP_NEXT : RESP_ERR_RECV;
 }
 
 static uint64_t recv_capacity(const struct nic_wqe *recv)
@@ -383,9 +391,13 @@ static void refuse(struct resp *r, enum resp_result error, const char *step)
 		sdoca_keys_release(&r->m->key);
 	if (r->rx->desc)
 		xport_rx_release(qp->worker->xport, r->rx);
-	if (error == RESP_ERR_LENGTH)
+	if (error == RESP_ERR_LENGTH) {
 		nic_resp_finish_recv(qp, nic_srq_take(qp->srq), r->m, errors[error].recv_status);
-	else if (r->recv)
+	} else if (error == RESP_ERR_RECV) {
+		struct nic_wqe *recv = nic_srq_take(qp->srq);
+
+		nic_resp_finish_recv(qp, recv, r->m, recv->status);
+	} else if (r->recv)
 		nic_resp_finish_recv(qp, r->recv, r->m, errors[error].recv_status);
 	if (qp->resp.placing > 0 || qp->resp.reads_leaving > 0) {
 		/* Payloads before it still land (only a rendezvous write runs

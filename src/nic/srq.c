@@ -20,7 +20,7 @@ void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capac
 	TAILQ_INIT(&srq->waiters);
 }
 
-doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
+static doca_error_t post_recv(struct nic_srq *srq, struct nic_wqe *wqe, doca_error_t status)
 {
 	struct nic_worker *w = srq->worker;
 	struct nic_qp *qp;
@@ -34,7 +34,7 @@ doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
 	}
 	wqe->op = NIC_WR_RECV;
 	wqe->outstanding = 0;
-	wqe->status = DOCA_SUCCESS;
+	wqe->status = status; /* not SUCCESS: refused when consumed (responder.c) */
 	STAILQ_INSERT_TAIL(&srq->recvs, wqe, link);
 	srq->count++;
 	/* A request that waited for a receive (RNR) runs now. */
@@ -44,6 +44,16 @@ doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
 	}
 	nic_unlock(w);
 	return DOCA_SUCCESS;
+}
+
+doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)
+{
+	return post_recv(srq, wqe, DOCA_SUCCESS);
+}
+
+doca_error_t nic_post_recv_refused(struct nic_srq *srq, struct nic_wqe *wqe, doca_error_t status)
+{
+	return post_recv(srq, wqe, status);
 }
 
 struct nic_wqe *nic_srq_take(struct nic_srq *srq)

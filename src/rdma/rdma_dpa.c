@@ -7,7 +7,11 @@
  * requester, responder and completer); only their done() differs: it frees
  * the post's slot and pushes a CQE into the attached DPA completion
  * context's sink instead of completing a task on a PE. The host task path
- * is untouched.
+ * is untouched. A bad post is sorted as RC hardware treats it (docs/dpa.md
+ * 2.12): a bad work request on a live connection still takes its slot and
+ * fails there (nic_post_send_refused), a bad receive fails the message
+ * that consumes it (nic_post_recv_refused), and a post with no queue to
+ * fail on is returned to the caller to stop the kernel.
  *
  * Locking: path->lock guards the slots and the unflushed list and is never
  * held while the worker lock is taken; done() runs under the worker lock
@@ -53,8 +57,9 @@ struct rdma_dpa_wr {
 	struct nic_qp *qp;
 	uint32_t conn_id;
 	uint16_t wr_index;
-	bool report;     /* not OPTIMIZE_REPORTS (errors are always reported) */
-	uint8_t *bounce; /* send payload, copied at post time */
+	bool report;          /* not OPTIMIZE_REPORTS (errors are always reported) */
+	doca_error_t refused; /* a bad post: fails in its turn with this status */
+	uint8_t *bounce;      /* send payload, copied at post time */
 	size_t bounce_cap;
 	uint64_t atomic_result; /* 3.x device atomics have no result buffer */
 	struct rdma_dpa_wr *next_free;
@@ -367,10 +372,20 @@ static void flush(struct rdma_dpa *path)
 		        (path->num_unflushed - n) * sizeof(*batch));
 		path->num_unflushed -= n;
 		pthread_mutex_unlock(&path->lock);
-		for (uint32_t i = 0; i < n; i++)
-			if (nic_post_send(batch[i]->qp, &batch[i]->wqe) != DOCA_SUCCESS)
-				/* The QP went down: reported as an error completion. */
-				send_done(&batch[i]->wqe, DOCA_ERROR_CONNECTION_ABORTED);
+		for (uint32_t i = 0; i < n; i++) {
+			struct rdma_dpa_wr *wr = batch[i];
+			doca_error_t status =
+			        wr->refused == DOCA_SUCCESS
+			                ? nic_post_send(wr->qp, &wr->wqe)
+			                : nic_post_send_refused(wr->qp, &wr->wqe, wr->refused,
+			                                        "a bad DPA post");
+
+			if (status != DOCA_SUCCESS)
+				/* The QP is down or not connected: an error completion. */
+				send_done(&wr->wqe, wr->refused != DOCA_SUCCESS
+				                            ? wr->refused
+				                            : DOCA_ERROR_CONNECTION_ABORTED);
+		}
 	} while (n > 0);
 }
 
@@ -414,9 +429,8 @@ static const enum nic_wr_op wr_ops[] = {
 	[SDOCA_RDMA_DPA_SIGNAL_ADD] = NIC_WR_EVENT_ADD,
 };
 
-/* Checks a post and fills the work request (no slot taken yet). */
-static doca_error_t build(struct rdma_dpa *path, const struct sdoca_rdma_dpa_post *p,
-                          struct nic_wqe *wqe, struct doca_rdma_connection **conn, char *why,
+/* Checks a post's work request and fills it (no slot taken yet). */
+static doca_error_t build(const struct sdoca_rdma_dpa_post *p, struct nic_wqe *wqe, char *why,
                           size_t why_len)
 {
 	struct sdoca_mmap_dpa_view local, remote;
@@ -430,11 +444,6 @@ static doca_error_t build(struct rdma_dpa *path, const struct sdoca_rdma_dpa_pos
 	if (p->flags & ~(SDOCA_RDMA_DPA_FLUSH | SDOCA_RDMA_DPA_OPTIMIZE_REPORTS))
 		return why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE, "unknown flag bits 0x%x",
 		                p->flags);
-	*conn = conn_find(path->rdma, p->conn_id);
-	if (!*conn)
-		return why_fail(why, why_len, DOCA_ERROR_NOT_CONNECTED,
-		                "connection id 0x%x names no connection of the context (%u slots)",
-		                p->conn_id, path->rdma->num_slots);
 	if (p->length > RDMA_MAX_MESSAGE_SIZE)
 		return why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
 		                "length %llu exceeds the 2 GiB limit",
@@ -479,43 +488,67 @@ static doca_error_t build(struct rdma_dpa *path, const struct sdoca_rdma_dpa_pos
 	return DOCA_SUCCESS;
 }
 
+static doca_error_t no_rdma(uint64_t rdma_handle, enum sdoca_rdma_dpa_bad *bad, char *why,
+                            size_t why_len)
+{
+	pthread_rwlock_unlock(&handles.lock);
+	*bad = SDOCA_RDMA_DPA_BAD_NO_QUEUE;
+	return why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
+	                "RDMA handle 0x%llx names no started context on the DPA data path",
+	                (unsigned long long)rdma_handle);
+}
+
 SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
-                                              const struct sdoca_rdma_dpa_post *p, char *why,
+                                              const struct sdoca_rdma_dpa_post *p,
+                                              enum sdoca_rdma_dpa_bad *bad, char *why,
                                               size_t why_len)
 {
-	struct doca_rdma_connection *conn = NULL;
+	struct doca_rdma_connection *conn;
 	struct rdma_dpa_wr *wr;
 	struct rdma_dpa *path;
 	struct nic_wqe wqe;
-	doca_error_t status;
+	doca_error_t refused;
 	bool now;
 
 	pthread_rwlock_rdlock(&handles.lock);
 	struct doca_rdma *rdma = rdma_find(rdma_handle);
-	if (!rdma) {
-		pthread_rwlock_unlock(&handles.lock);
-		return why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
-		                "RDMA handle 0x%llx names no started context on the DPA data path",
-		                (unsigned long long)rdma_handle);
-	}
+	if (!rdma)
+		return no_rdma(rdma_handle, bad, why, why_len);
 	path = rdma->dpa_path;
-	status = build(path, p, &wqe, &conn, why, why_len);
-	if (status != DOCA_SUCCESS) {
+	conn = conn_find(rdma, p->conn_id);
+	if (!conn) {
 		pthread_rwlock_unlock(&handles.lock);
-		return status;
+		*bad = SDOCA_RDMA_DPA_BAD_NO_QUEUE;
+		return why_fail(why, why_len, DOCA_ERROR_NOT_CONNECTED,
+		                "connection id 0x%x names no connection of the context (%u slots)",
+		                p->conn_id, rdma->num_slots);
 	}
+	/* A bad work request on a valid connection still takes its place in
+	 * the send queue: it fails there, in order (as a local protection
+	 * error on RC). */
+	refused = build(p, &wqe, why, why_len);
 	wr = take_send_slot(path);
 	if (!wr) {
 		pthread_rwlock_unlock(&handles.lock);
+		*bad = SDOCA_RDMA_DPA_BAD_NO_QUEUE;
 		return why_fail(why, why_len, DOCA_ERROR_FULL,
 		                "the send queue (%u) stayed full for 5 s", path->num_send);
 	}
-	memcpy(&wr->wqe, &wqe, offsetof(struct nic_wqe, qp));
+	if (refused != DOCA_SUCCESS) { /* the NIC never reads its fields */
+		memset(&wr->wqe, 0, offsetof(struct nic_wqe, qp));
+		wr->wqe.op = wr_ops[p->op];
+	} else {
+		memcpy(&wr->wqe, &wqe, offsetof(struct nic_wqe, qp));
+	}
 	wr->wqe.done = send_done;
 	wr->qp = conn->qp;
 	wr->conn_id = p->conn_id;
-	wr->report = !(p->flags & SDOCA_RDMA_DPA_OPTIMIZE_REPORTS);
-	if (p->op == SDOCA_RDMA_DPA_ATOMIC_FA || p->op == SDOCA_RDMA_DPA_SIGNAL_ADD) {
+	wr->refused = refused;
+	/* errors are always reported */
+	wr->report = refused != DOCA_SUCCESS || !(p->flags & SDOCA_RDMA_DPA_OPTIMIZE_REPORTS);
+	if (refused != DOCA_SUCCESS) {
+		/* nothing more: it is never sent */
+	} else if (p->op == SDOCA_RDMA_DPA_ATOMIC_FA || p->op == SDOCA_RDMA_DPA_SIGNAL_ADD) {
 		wr->wqe.sge[0] = (struct xport_iov){ &wr->atomic_result, sizeof(uint64_t) };
 		wr->wqe.num_sge = 1;
 		wr->wqe.length = sizeof(uint64_t);
@@ -543,40 +576,37 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
 	pthread_mutex_lock(&path->lock);
 	wr->wr_index = path->conn_seq[conn->index]++;
 	path->unflushed[path->num_unflushed++] = wr;
+	/* A refused post goes at once, with the posts held before it: its
+	 * error is known now, and its completion should not wait for a FLUSH. */
 	now = (p->flags & SDOCA_RDMA_DPA_FLUSH) || path->flush_always ||
-	      path->num_unflushed == path->num_send;
+	      path->num_unflushed == path->num_send || refused != DOCA_SUCCESS;
 	pthread_mutex_unlock(&path->lock);
 	if (now)
 		flush(path);
 	pthread_rwlock_unlock(&handles.lock);
-	return DOCA_SUCCESS;
+	if (refused != DOCA_SUCCESS)
+		*bad = SDOCA_RDMA_DPA_BAD_WR;
+	return refused;
 }
 
 SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive(uint64_t rdma_handle, uint32_t mmap, uint64_t addr,
-                                                 uint64_t length, char *why, size_t why_len)
+                                                 uint64_t length, enum sdoca_rdma_dpa_bad *bad,
+                                                 char *why, size_t why_len)
 {
 	struct sdoca_mmap_dpa_view v;
 	struct rdma_dpa_wr *wr;
 	struct rdma_dpa *path;
-	doca_error_t status;
+	doca_error_t refused, status;
 
 	pthread_rwlock_rdlock(&handles.lock);
 	struct doca_rdma *rdma = rdma_find(rdma_handle);
-	if (!rdma) {
-		pthread_rwlock_unlock(&handles.lock);
-		return why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
-		                "RDMA handle 0x%llx names no started context on the DPA data path",
-		                (unsigned long long)rdma_handle);
-	}
+	if (!rdma)
+		return no_rdma(rdma_handle, bad, why, why_len);
 	path = rdma->dpa_path;
-	status = range_check(mmap, addr, length, false, "receive", &v, why, why_len);
-	if (status == DOCA_SUCCESS && !(v.access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE))
-		status = why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
-		                  "receive mmap 0x%x is read-only", mmap);
-	if (status != DOCA_SUCCESS) {
-		pthread_rwlock_unlock(&handles.lock);
-		return status;
-	}
+	refused = range_check(mmap, addr, length, false, "receive", &v, why, why_len);
+	if (refused == DOCA_SUCCESS && !(v.access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE))
+		refused = why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
+		                   "receive mmap 0x%x is read-only", mmap);
 	pthread_mutex_lock(&path->lock);
 	wr = path->free_recv;
 	if (wr) {
@@ -587,30 +617,40 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive(uint64_t rdma_handle, uint32_t 
 	pthread_mutex_unlock(&path->lock);
 	if (!wr) {
 		pthread_rwlock_unlock(&handles.lock);
+		*bad = SDOCA_RDMA_DPA_BAD_NO_QUEUE;
 		return why_fail(why, why_len, DOCA_ERROR_FULL, "the receive queue (%u) is full",
 		                path->num_recv);
 	}
 	memset(&wr->wqe, 0, offsetof(struct nic_wqe, qp));
 	wr->wqe.op = NIC_WR_RECV;
+	/* A refused receive's buffer is never touched: the message that
+	 * consumes it is refused first (as on RC, where the key is checked
+	 * when a message lands). */
 	wr->wqe.sge[0] = (struct xport_iov){ (void *)(uintptr_t)addr, length };
 	wr->wqe.num_sge = 1;
 	wr->wqe.length = length;
 	wr->wqe.done = recv_done;
-	status = nic_post_recv(&rdma->srq, &wr->wqe);
+	status = refused == DOCA_SUCCESS ? nic_post_recv(&rdma->srq, &wr->wqe)
+	                                 : nic_post_recv_refused(&rdma->srq, &wr->wqe, refused);
 	if (status != DOCA_SUCCESS) {
 		pthread_mutex_lock(&path->lock);
 		wr->next_free = path->free_recv;
 		path->free_recv = wr;
 		path->recv_posted--;
 		pthread_mutex_unlock(&path->lock);
-		status = why_fail(why, why_len, status, "the soft NIC refused the receive");
+		pthread_rwlock_unlock(&handles.lock);
+		*bad = SDOCA_RDMA_DPA_BAD_NO_QUEUE;
+		return why_fail(why, why_len, status, "the soft NIC refused the receive");
 	}
 	pthread_rwlock_unlock(&handles.lock);
-	return status;
+	if (refused != DOCA_SUCCESS)
+		*bad = SDOCA_RDMA_DPA_BAD_WR;
+	return refused;
 }
 
 /* A completed receive already freed its slot: only checked. */
-SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint32_t num, char *why,
+SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint32_t num,
+                                                     enum sdoca_rdma_dpa_bad *bad, char *why,
                                                      size_t why_len)
 {
 	doca_error_t status = DOCA_SUCCESS;
@@ -618,14 +658,12 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint3
 	pthread_rwlock_rdlock(&handles.lock);
 	struct doca_rdma *rdma = rdma_find(rdma_handle);
 	if (!rdma) {
-		status =
-		        why_fail(why, why_len, DOCA_ERROR_INVALID_VALUE,
-		                 "RDMA handle 0x%llx names no started context on the DPA data path",
-		                 (unsigned long long)rdma_handle);
+		return no_rdma(rdma_handle, bad, why, why_len);
 	} else {
 		struct rdma_dpa *path = rdma->dpa_path;
 
 		pthread_mutex_lock(&path->lock);
+		*bad = SDOCA_RDMA_DPA_BAD_CALL;
 		if (path->recv_acked + num > path->recv_done)
 			status = why_fail(
 			        why, why_len, DOCA_ERROR_INVALID_VALUE,

@@ -51,13 +51,31 @@ struct sdoca_rdma_dpa_post {
 	uint32_t flags;
 };
 
-/* Posts; on a bad call returns its error with why filled (nothing posted). */
+/* How a bad post is handled (the error returned, why filled), as on RC
+ * hardware (docs/dpa.md 2.12). */
+enum sdoca_rdma_dpa_bad {
+	/* Its queue is valid, its work request is not (an mmap handle, a
+	 * range, a flag, a length): the request fails in its turn with an
+	 * error completion (SEND_ERR, and the connection goes to error; a
+	 * receive: RECV_ERR when a message consumes it). */
+	SDOCA_RDMA_DPA_BAD_WR,
+	/* Nothing to complete on (the RDMA handle, the connection id, a full
+	 * queue): nothing posted; the calling execution must stop. */
+	SDOCA_RDMA_DPA_BAD_NO_QUEUE,
+	/* Only reported: nothing happens (receive_ack beyond what completed). */
+	SDOCA_RDMA_DPA_BAD_CALL,
+};
+
+/* Post; DOCA_SUCCESS, or a bad post's error with *bad and why filled. */
 SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
-                                              const struct sdoca_rdma_dpa_post *post, char *why,
+                                              const struct sdoca_rdma_dpa_post *post,
+                                              enum sdoca_rdma_dpa_bad *bad, char *why,
                                               size_t why_len);
 SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive(uint64_t rdma_handle, uint32_t mmap, uint64_t addr,
-                                                 uint64_t length, char *why, size_t why_len);
-SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint32_t num, char *why,
+                                                 uint64_t length, enum sdoca_rdma_dpa_bad *bad,
+                                                 char *why, size_t why_len);
+SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_receive_ack(uint64_t rdma_handle, uint32_t num,
+                                                     enum sdoca_rdma_dpa_bad *bad, char *why,
                                                      size_t why_len);
 
 /* rdma.c's start and stop of a context on the DPA data path. */

@@ -23,6 +23,11 @@ struct pp_state {
 	uint64_t rounds, limit;
 	uint64_t errors; /* wrong sequence, tag, connection or completion type */
 	uint64_t sends;  /* SEND completions seen */
+	/* badrecv: the server's receive names an mmap never registered; the
+	 * client's send into it fails (SEND_ERR), and so does the one after it
+	 * (flushed); the server sees RECV_ERR */
+	uint64_t bad;
+	uint64_t send_errs, recv_errs;
 };
 
 #endif /* SDOCA_TESTS_DPA_PINGPONG_COMMON_H_ */

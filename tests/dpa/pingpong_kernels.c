@@ -3,6 +3,9 @@
  * (pingpong_main.c). Each side's DPA thread keeps one receive posted; on a
  * received message it checks the sequence number, posts the next receive
  * and answers (the client with the next number, the server with the same).
+ * In the badrecv scenario the server's receive is bad: the client's send
+ * fails on it (SEND_ERR), the one after it is flushed, the server's receive
+ * fails (RECV_ERR).
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_rdma.h>
@@ -39,7 +42,11 @@ __dpa_global__ void pp_kernel(uint64_t arg)
 	(void)arg;
 	if (!s->started) { /* the first activation: an RPC's notify */
 		s->started = 1;
-		post_receive(s);
+		if (s->bad && !s->client) /* an mmap handle never registered */
+			doca_dpa_dev_rdma_post_receive(s->rdma, 0xfffff, s->buf + PP_RECV_AT,
+			                               PP_MSG);
+		else
+			post_receive(s);
 		if (s->client)
 			send_seq(s, 0);
 	}
@@ -63,12 +70,18 @@ __dpa_global__ void pp_kernel(uint64_t arg)
 				send_seq(s, s->client ? s->rounds : seq);
 			else if (!s->client)
 				send_seq(s, seq);
+		} else if (type == DOCA_DPA_DEV_COMP_SEND_ERR && s->bad && s->client) {
+			if (++s->send_errs == 1)
+				send_seq(s, 1); /* the connection is in error: flushed */
+		} else if (type == DOCA_DPA_DEV_COMP_RECV_ERR && s->bad && !s->client) {
+			s->recv_errs++;
 		} else {
 			s->errors++;
 		}
 		doca_dpa_dev_completion_ack(s->comp, 1);
 	}
-	if (s->rounds >= s->limit)
+	if (s->rounds >= s->limit ||
+	    (s->bad && (s->client ? s->send_errs >= 2 : s->recv_errs >= 1)))
 		doca_dpa_dev_sync_event_update_set(s->done, 1);
 	doca_dpa_dev_completion_request_notification(s->comp);
 	doca_dpa_dev_thread_reschedule();

@@ -5,10 +5,15 @@
  * doca_dpa_mem_alloc block), and a DPA thread bound to the context's
  * completion context that answers every message; 1000 round trips with
  * sequence numbers checked on both sides, no host thread on the data path.
+ * badrecv: the server posts a bad receive (docs/dpa.md 2.12); the client's
+ * send fails on it across the processes (the server's NAK: SEND_ERR), the
+ * client's next send is flushed (SEND_ERR), the server's receive fails
+ * (RECV_ERR) and becomes its DPA's last error.
  *
- *   dpa_pingpong_peer pingpong server --port-file FILE [--iface IF]
- *   dpa_pingpong_peer pingpong client --host IP --port N [--iface IF]
+ *   dpa_pingpong_peer pingpong|badrecv server --port-file FILE [--iface IF]
+ *   dpa_pingpong_peer pingpong|badrecv client --host IP --port N [--iface IF]
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -74,7 +79,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	peer_args_parse(argc, argv, &a);
-	if (strcmp(a.scenario, "pingpong") != 0)
+	bool bad = strcmp(a.scenario, "badrecv") == 0;
+	if (strcmp(a.scenario, "pingpong") != 0 && !bad)
 		peer_usage(argv[0]);
 	struct doca_dev *dev = open_device(a.iface);
 	if (a.server) {
@@ -136,7 +142,8 @@ int main(int argc, char **argv)
 	st->mmap = mmap_handle;
 	st->buf = buf;
 	st->client = !a.server;
-	st->limit = PP_ROUNDS;
+	st->limit = bad ? UINT64_MAX : PP_ROUNDS;
+	st->bad = bad;
 	CHECK(doca_dpa_thread_run(thread));
 
 	struct timespec t0, t1;
@@ -147,11 +154,25 @@ int main(int argc, char **argv)
 	/* Both sides done before either tears its connection down. */
 	oob_send_str(oob, "done");
 	oob_expect(oob, "done", WAIT_MS);
-	EXPECT(st->rounds == PP_ROUNDS, "%llu round trips, expected %d",
-	       (unsigned long long)st->rounds, PP_ROUNDS);
 	EXPECT(st->errors == 0, "%llu bad completions or messages", (unsigned long long)st->errors);
-	EXPECT(doca_dpa_peek_at_last_error(dpa) == DOCA_SUCCESS, "the DPA's last error is set");
-	if (st->client)
+	if (bad) {
+		EXPECT(st->rounds == 0 && st->sends == 0, "%llu messages, %llu sends went through",
+		       (unsigned long long)st->rounds, (unsigned long long)st->sends);
+		EXPECT(st->send_errs == (st->client ? 2u : 0u) &&
+		               st->recv_errs == (st->client ? 0u : 1u),
+		       "%llu SEND_ERR, %llu RECV_ERR", (unsigned long long)st->send_errs,
+		       (unsigned long long)st->recv_errs);
+		EXPECT(doca_dpa_peek_at_last_error(dpa) ==
+		               (st->client ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE),
+		       "the DPA's last error is %s",
+		       doca_error_get_name(doca_dpa_peek_at_last_error(dpa)));
+	} else {
+		EXPECT(st->rounds == PP_ROUNDS, "%llu round trips, expected %d",
+		       (unsigned long long)st->rounds, PP_ROUNDS);
+		EXPECT(doca_dpa_peek_at_last_error(dpa) == DOCA_SUCCESS,
+		       "the DPA's last error is set");
+	}
+	if (st->client && !bad)
 		printf("dpa pingpong: %d round trips, %.1f us each\n", PP_ROUNDS,
 		       ((double)(t1.tv_sec - t0.tv_sec) * 1e6 +
 		        (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) /

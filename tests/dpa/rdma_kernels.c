@@ -99,24 +99,75 @@ static void bufs(struct rdma_state *s)
 	        doca_dpa_dev_buf_array_get_buf(s->tgt_remote_arr, BUF_READ_SRC), f);
 }
 
-static void bad(struct rdma_state *s)
+/* A held write, bad work request kind on its own connection, a write: the
+ * first completes, the bad one fails (SEND_ERR) and the last is flushed. */
+static void bad_wr(struct rdma_state *s)
 {
 	const uint32_t f = DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH;
+	const uint32_t c = s->bad_conn[s->bad_kind];
+	const uint64_t r = s->bad_rdma;
+	struct doca_dpa_dev_buf dst = { .addr = s->init_buf + BAD_DONE_AT,
+		                        .len = 8,
+		                        .mmap = s->init_remote_mmap };
 
-	/* not an RDMA handle */
-	doca_dpa_dev_rdma_post_write(s->init_rdma ^ 0x5a5a, s->conn0, s->tgt_remote_mmap,
-	                             s->tgt_buf, s->init_mmap, s->init_buf, 8, f);
-	/* a connection id out of range */
-	doca_dpa_dev_rdma_post_send(s->init_rdma, 999, s->init_mmap, s->init_buf, 8, f);
-	/* a range past the end of the remote mmap */
-	doca_dpa_dev_rdma_post_write(s->init_rdma, s->conn0, s->tgt_remote_mmap,
-	                             s->tgt_buf + BUF_SIZE - 4, s->init_mmap, s->init_buf, 8, f);
-	/* an mmap handle never registered */
-	doca_dpa_dev_rdma_post_receive(s->tgt_rdma, 0xfffff, s->tgt_buf, 8);
-	/* a valid post still works afterwards */
-	doca_dpa_dev_rdma_post_write(s->init_rdma, s->conn0, s->tgt_remote_mmap,
-	                             s->tgt_buf + TGT_WRITE_AT, s->init_mmap,
-	                             s->init_buf + INIT_SRC_AT, 8, f);
+	doca_dpa_dev_rdma_post_write(r, c, s->init_remote_mmap, s->init_buf + BAD_DONE_AT,
+	                             s->init_mmap, s->init_buf + INIT_SRC_AT, 8,
+	                             DOCA_DPA_DEV_SUBMIT_FLAG_NONE);
+	switch (s->bad_kind) {
+	case BAD_LOCAL_MMAP:
+		doca_dpa_dev_rdma_post_write(r, c, s->init_remote_mmap, s->init_buf, 0xfffff,
+		                             s->init_buf, 8, f);
+		break;
+	case BAD_REMOTE_KIND:
+		doca_dpa_dev_rdma_post_write(r, c, s->init_mmap, s->init_buf, s->init_mmap,
+		                             s->init_buf, 8, f);
+		break;
+	case BAD_REMOTE_RANGE:
+		doca_dpa_dev_rdma_post_write(r, c, s->init_remote_mmap, s->init_buf + BUF_SIZE - 4,
+		                             s->init_mmap, s->init_buf, 8, f);
+		break;
+	case BAD_READ_RO:
+		doca_dpa_dev_rdma_post_read(r, c, s->ro_local_mmap, s->ro_local_buf,
+		                            s->init_remote_mmap, s->init_buf, 8, f);
+		break;
+	case BAD_LENGTH:
+		doca_dpa_dev_rdma_post_send(r, c, s->init_mmap, s->init_buf, (1ull << 31) + 1, f);
+		break;
+	case BAD_FLAGS:
+		doca_dpa_dev_rdma_post_write(r, c, s->init_remote_mmap, s->init_buf, s->init_mmap,
+		                             s->init_buf, 8, f | 1u << 5);
+		break;
+	case BAD_SIGNAL:
+		doca_dpa_dev_rdma_signal_add(r, c, 0x1234, 1);
+		break;
+	case BAD_NULL_BUF:
+		doca_dpa_dev_rdma_post_buf_write(r, c, (doca_dpa_dev_buf_t)(uintptr_t)&dst, 0, f);
+		break;
+	}
+	doca_dpa_dev_rdma_post_write(r, c, s->init_remote_mmap, s->init_buf + BAD_FLUSHED_AT,
+	                             s->init_mmap, s->init_buf + INIT_SRC_AT, 8, f);
+}
+
+/* A bad receive, then a send that consumes it: both fail (RECV_ERR and
+ * SEND_ERR), and so does the connection. */
+static void bad_recv(struct rdma_state *s)
+{
+	const uint32_t c = s->bad_conn[s->bad_kind];
+	const uint64_t r = s->bad_rdma;
+
+	switch (s->bad_kind) {
+	case BAD_RECV_MMAP:
+		doca_dpa_dev_rdma_post_receive(r, 0xfffff, s->init_buf, 8);
+		break;
+	case BAD_RECV_RO:
+		doca_dpa_dev_rdma_post_receive(r, s->ro_local_mmap, s->ro_local_buf, 8);
+		break;
+	case BAD_RECV_RANGE:
+		doca_dpa_dev_rdma_post_receive(r, s->init_mmap, s->init_buf + BUF_SIZE - 4, 8);
+		break;
+	}
+	doca_dpa_dev_rdma_post_send(r, c, s->init_mmap, s->init_buf + INIT_SRC_AT, 8,
+	                            DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
 }
 
 static void hold(struct rdma_state *s, uint64_t at, uint32_t flags)
@@ -149,7 +200,8 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 	(void)arg;
 	drain(s, s->init_comp, 0);
 	drain(s, s->tgt_comp, 1);
-	if (s->cmd != s->cmd_done) {
+	drain(s, s->bad_comp, 2);
+	if (s->seq != s->seq_done) {
 		switch (s->cmd) {
 		case CMD_RECEIVES:
 			receives(s);
@@ -166,9 +218,6 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 		case CMD_BUFS:
 			bufs(s);
 			break;
-		case CMD_BAD:
-			bad(s);
-			break;
 		case CMD_HOLD:
 			hold(s, TGT_HOLD_AT, DOCA_DPA_DEV_SUBMIT_FLAG_NONE);
 			break;
@@ -181,12 +230,55 @@ __dpa_global__ void rdma_kernel(uint64_t arg)
 		case CMD_REMOTE_ERR:
 			remote_err(s);
 			break;
+		case CMD_BAD_WR:
+			bad_wr(s);
+			break;
+		case CMD_BAD_RECV:
+			bad_recv(s);
+			break;
 		}
 		s->cmd_done = s->cmd;
+		s->seq_done = s->seq;
 	}
 	doca_dpa_dev_completion_request_notification(s->init_comp);
 	doca_dpa_dev_completion_request_notification(s->tgt_comp);
+	doca_dpa_dev_completion_request_notification(s->bad_comp);
 	/* records + commands done: the host waits for a value past both */
-	doca_dpa_dev_sync_event_update_set(s->done, s->num_records << 8 | s->cmd_done);
+	doca_dpa_dev_sync_event_update_set(s->done, s->num_records << 16 | s->seq_done);
 	doca_dpa_dev_thread_reschedule();
+}
+
+/* Runs victim_cmd: a post with no queue to fail on stops the thread (error
+ * state), so victim_after never moves. */
+__dpa_global__ void victim_kernel(uint64_t arg)
+{
+	struct rdma_state *s = (struct rdma_state *)doca_dpa_dev_thread_get_local_storage();
+
+	(void)arg;
+	s->victim_runs++;
+	switch (s->victim_cmd) {
+	case VICTIM_BAD_HANDLE:
+		doca_dpa_dev_rdma_post_write(s->init_rdma ^ 0x5a5a, s->conn0, s->tgt_remote_mmap,
+		                             s->tgt_buf, s->init_mmap, s->init_buf, 8,
+		                             DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+		break;
+	case VICTIM_BAD_CONN:
+		doca_dpa_dev_rdma_post_send(s->init_rdma, 999, s->init_mmap, s->init_buf, 8,
+		                            DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+		break;
+	case VICTIM_RECV_FULL:
+		for (int i = 0; i <= BAD_RECV_QUEUE; i++)
+			doca_dpa_dev_rdma_post_receive(s->bad_rdma, s->init_mmap, s->init_buf, 8);
+		break;
+	}
+	s->victim_after++;
+	doca_dpa_dev_thread_reschedule();
+}
+
+/* An RPC's post with no queue: the RPC ends, doca_dpa_rpc returns the error. */
+__dpa_rpc__ uint64_t rdma_rpc_bad_post(doca_dpa_dev_rdma_t rdma, uint32_t conn, uint32_t mmap,
+                                       uint64_t addr)
+{
+	doca_dpa_dev_rdma_post_send(rdma, conn, mmap, addr, 8, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+	return 7; /* never returned */
 }

@@ -7,12 +7,21 @@
  * completion contexts posts write, read, send-imm, write-imm and
  * fetch-add, and the test checks the bytes that arrived and each
  * completion's type, immediate, user data (the connection id) and wr
- * index; an OPTIMIZE_REPORTS batch raises exactly one completion; bad
- * signal_set/add reach a remote-net event with no completion; bad
- * handles, ids and ranges post nothing and become the DPA's last error.
+ * index; an OPTIMIZE_REPORTS batch raises exactly one completion;
+ * signal_set/add reach a remote-net event with no completion. Bad posts
+ * (docs/dpa.md 2.12), on a third context with a loopback connection per
+ * bad kind: a bad work request fails in its turn (SEND_ERR, the held post
+ * before it completes, the one after it is flushed), a bad receive fails
+ * the send that consumes it (RECV_ERR + SEND_ERR); a post with no queue to
+ * fail on stops a second DPA thread (error state) and ends an RPC; each is
+ * logged naming the kernel and thread (an SDK log backend on a memfd) and
+ * the DPA's last error.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "unit/testing.h"
 
@@ -20,6 +29,7 @@
 #include <doca_ctx.h>
 #include <doca_dpa.h>
 #include <doca_dpa_dev.h>
+#include <doca_log.h>
 #include <doca_mmap.h>
 #include <doca_rdma.h>
 #include <doca_sync_event.h>
@@ -29,6 +39,8 @@
 extern struct doca_dpa_app *rdma_test_app;
 doca_dpa_func_t rdma_rpc_notify;
 doca_dpa_func_t rdma_kernel;
+doca_dpa_func_t victim_kernel;
+doca_dpa_func_t rdma_rpc_bad_post;
 
 #define PERMS                                                              \
 	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | \
@@ -52,6 +64,16 @@ static doca_dpa_dev_uintptr_t storage, heap;
 static struct rdma_state *st; /* DPA memory is host memory */
 static _Alignas(64) unsigned char init_buf[BUF_SIZE], tgt_buf[BUF_SIZE];
 static unsigned char heap_pattern[64];
+/* the bad-post context, its loopback connections, the victim thread */
+static struct doca_dpa_completion *bad_comp;
+static struct doca_rdma *bad_rdma;
+static struct doca_rdma_connection *bad_conns[NUM_BAD];
+static struct doca_mmap *ro_local;
+static _Alignas(64) unsigned char ro_local_buf[64];
+static struct doca_dpa_thread *victim;
+static struct doca_dpa_notification_completion *victim_nc;
+static doca_dpa_dev_notification_completion_t victim_nc_handle;
+static int log_fd = -1; /* the SDK log, read back by the bad-post tests */
 
 static struct doca_mmap *mmap_local(void *addr, size_t len)
 {
@@ -110,7 +132,8 @@ static struct doca_dpa_completion *comp_create(uint64_t *handle)
 	return c;
 }
 
-static struct doca_rdma *rdma_create(struct doca_dpa_completion *comp, uint64_t *handle)
+static struct doca_rdma *rdma_create_sized(struct doca_dpa_completion *comp, uint64_t *handle,
+                                           uint32_t recv_queue, uint16_t conns)
 {
 	struct doca_rdma *r;
 	enum doca_ctx_states state;
@@ -119,8 +142,8 @@ static struct doca_rdma *rdma_create(struct doca_dpa_completion *comp, uint64_t 
 	assert_doca_ok(doca_rdma_create(dev, &r));
 	assert_doca_ok(doca_rdma_set_permissions(r, PERMS));
 	assert_doca_ok(doca_rdma_set_send_queue_size(r, 64));
-	assert_doca_ok(doca_rdma_set_recv_queue_size(r, 64));
-	assert_doca_ok(doca_rdma_set_max_num_connections(r, 4));
+	assert_doca_ok(doca_rdma_set_recv_queue_size(r, recv_queue));
+	assert_doca_ok(doca_rdma_set_max_num_connections(r, conns));
 	assert_doca_ok(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa));
 	assert_doca_ok(doca_rdma_dpa_completion_attach(r, comp));
 	assert_int_equal(doca_dpa_completion_destroy(comp), DOCA_ERROR_IN_USE);
@@ -135,6 +158,11 @@ static struct doca_rdma *rdma_create(struct doca_dpa_completion *comp, uint64_t 
 	assert_int_not_equal(h, 0);
 	*handle = h;
 	return r;
+}
+
+static struct doca_rdma *rdma_create(struct doca_dpa_completion *comp, uint64_t *handle)
+{
+	return rdma_create_sized(comp, handle, 64, 4);
 }
 
 static void connect_pair(struct doca_rdma *a, struct doca_rdma_connection **ca, struct doca_rdma *b,
@@ -176,6 +204,11 @@ static int setup(void **unused)
 	for (int i = 0; i < 64; i++)
 		heap_pattern[i] = (unsigned char)(0xa0 + i);
 
+	struct doca_log_backend *backend;
+	log_fd = memfd_create("dpa_rdma_log", 0);
+	assert_true(log_fd >= 0);
+	assert_doca_ok(doca_log_backend_create_with_fd_sdk(log_fd, &backend));
+	assert_doca_ok(doca_log_backend_create_with_fd_sdk(STDERR_FILENO, &backend));
 	dev = open_loopback_dev();
 	assert_doca_ok(doca_dpa_create(dev, &dpa));
 	assert_doca_ok(doca_dpa_set_app(dpa, rdma_test_app));
@@ -195,6 +228,7 @@ static int setup(void **unused)
 	assert_doca_ok(doca_dpa_notification_completion_get_dpa_handle(nc, &nc_handle));
 	init_comp = comp_create(&st->init_comp);
 	tgt_comp = comp_create(&st->tgt_comp);
+	bad_comp = comp_create(&st->bad_comp);
 
 	init_rdma = rdma_create(init_comp, &st->init_rdma);
 	tgt_rdma = rdma_create(tgt_comp, &st->tgt_rdma);
@@ -203,6 +237,11 @@ static int setup(void **unused)
 	st->conn0 = conn_id(conn0);
 	st->conn_loop = conn_id(conn_loop);
 	tgt_conn0_id = conn_id(tgt_conn0);
+	bad_rdma = rdma_create_sized(bad_comp, &st->bad_rdma, BAD_RECV_QUEUE, NUM_BAD + 1);
+	for (int k = 0; k < NUM_BAD; k++) {
+		connect_pair(bad_rdma, &bad_conns[k], bad_rdma, &bad_conns[k]);
+		st->bad_conn[k] = conn_id(bad_conns[k]);
+	}
 
 	init_mmap = mmap_local(init_buf, sizeof(init_buf));
 	tgt_mmap = mmap_local(tgt_buf, sizeof(tgt_buf));
@@ -226,6 +265,13 @@ static int setup(void **unused)
 	assert_doca_ok(doca_mmap_start(ro_mmap));
 	ro_remote = mmap_import(ro_mmap);
 	st->ro_remote_mmap = mmap_handle(ro_remote);
+	assert_doca_ok(doca_mmap_create(&ro_local));
+	assert_doca_ok(doca_mmap_set_memrange(ro_local, ro_local_buf, sizeof(ro_local_buf)));
+	assert_doca_ok(doca_mmap_add_dev(ro_local, dev));
+	assert_doca_ok(doca_mmap_set_permissions(ro_local, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY));
+	assert_doca_ok(doca_mmap_start(ro_local));
+	st->ro_local_mmap = mmap_handle(ro_local);
+	st->ro_local_buf = (uintptr_t)ro_local_buf;
 	st->init_buf = (uintptr_t)init_buf;
 	st->tgt_buf = (uintptr_t)tgt_buf;
 	st->heap_buf = heap;
@@ -249,6 +295,15 @@ static int setup(void **unused)
 	assert_doca_ok(doca_sync_event_remote_net_get_dpa_handle(sig_remote, dpa, &st->signal));
 	assert_int_not_equal(st->signal, 0);
 	assert_doca_ok(doca_dpa_thread_run(thread));
+
+	/* started and run by each no-queue test (it stops in the error state) */
+	assert_doca_ok(doca_dpa_thread_create(dpa, &victim));
+	assert_doca_ok(doca_dpa_thread_set_func_arg(victim, &victim_kernel, 0));
+	assert_doca_ok(doca_dpa_thread_set_local_storage(victim, storage));
+	assert_doca_ok(doca_dpa_notification_completion_create(dpa, victim, &victim_nc));
+	assert_doca_ok(doca_dpa_notification_completion_start(victim_nc));
+	assert_doca_ok(
+	        doca_dpa_notification_completion_get_dpa_handle(victim_nc, &victim_nc_handle));
 	return 0;
 }
 
@@ -262,14 +317,20 @@ static int teardown(void **unused)
 	assert_doca_ok(doca_ctx_get_state(doca_rdma_as_ctx(init_rdma), &state));
 	assert_int_equal(state, DOCA_CTX_STATE_IDLE);
 	assert_doca_ok(doca_ctx_stop(doca_rdma_as_ctx(tgt_rdma)));
+	assert_doca_ok(doca_ctx_stop(doca_rdma_as_ctx(bad_rdma)));
 	assert_doca_ok(doca_rdma_destroy(init_rdma));
 	assert_doca_ok(doca_rdma_destroy(tgt_rdma));
+	assert_doca_ok(doca_rdma_destroy(bad_rdma));
 	assert_doca_ok(doca_dpa_notification_completion_destroy(nc));
+	assert_doca_ok(doca_dpa_notification_completion_destroy(victim_nc));
+	assert_doca_ok(doca_dpa_thread_destroy(victim));
 	assert_doca_ok(doca_dpa_thread_stop(thread));
 	assert_doca_ok(doca_dpa_completion_stop(init_comp));
 	assert_doca_ok(doca_dpa_completion_stop(tgt_comp));
+	assert_doca_ok(doca_dpa_completion_stop(bad_comp));
 	assert_doca_ok(doca_dpa_completion_destroy(init_comp));
 	assert_doca_ok(doca_dpa_completion_destroy(tgt_comp));
+	assert_doca_ok(doca_dpa_completion_destroy(bad_comp));
 	assert_doca_ok(doca_dpa_thread_destroy(thread));
 	assert_doca_ok(doca_sync_event_remote_net_destroy(sig_remote));
 	assert_doca_ok(doca_sync_event_stop(sig_ev));
@@ -279,7 +340,7 @@ static int teardown(void **unused)
 	assert_doca_ok(doca_buf_arr_destroy(init_arr));
 	assert_doca_ok(doca_buf_arr_destroy(tgt_remote_arr));
 	struct doca_mmap *mmaps[] = { init_remote, tgt_remote, ro_remote, init_mmap,
-		                      tgt_mmap,    ro_mmap,    heap_mmap };
+		                      tgt_mmap,    ro_mmap,    heap_mmap, ro_local };
 	for (size_t i = 0; i < sizeof(mmaps) / sizeof(mmaps[0]); i++) {
 		if (!mmaps[i])
 			continue;
@@ -301,8 +362,9 @@ static void run(enum rdma_cmd cmd, uint64_t records)
 	uint64_t ret;
 
 	st->cmd = cmd;
+	st->seq++;
 	assert_doca_ok(doca_dpa_rpc(dpa, &rdma_rpc_notify, &ret, nc_handle));
-	assert_doca_ok(doca_sync_event_wait_gt(done_ev, (records << 8 | cmd) - 1, UINT64_MAX));
+	assert_doca_ok(doca_sync_event_wait_gt(done_ev, (records << 16 | st->seq) - 1, UINT64_MAX));
 }
 
 /* The one record of the type and source from index first on, with its fields. */
@@ -403,17 +465,6 @@ static void test_buf_arrays(void **unused)
 	assert_doca_ok(doca_dpa_peek_at_last_error(dpa));
 }
 
-/* Bad posts: nothing posted, logged, the first one's error kept; a valid
- * post after them completes (exactly one more completion). */
-static void test_bad_input(void **unused)
-{
-	(void)unused;
-	run(CMD_BAD, 13);
-	assert_int_equal(st->num_records, 13);
-	find(12, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 14);
-	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
-}
-
 /* A post without FLUSH is held: once the command ran, nothing arrived and
  * nothing completed (deterministic: it never reached the soft NIC). The
  * next FLUSH post sends it, then itself: two completions, in order. */
@@ -423,13 +474,13 @@ static void test_held_until_flush(void **unused)
 
 	(void)unused;
 	memcpy(before, tgt_buf + TGT_HOLD_AT, sizeof(before));
-	run(CMD_HOLD, 13);
-	assert_int_equal(st->num_records, 13);
+	run(CMD_HOLD, 12);
+	assert_int_equal(st->num_records, 12);
 	assert_memory_equal(tgt_buf + TGT_HOLD_AT, before, sizeof(before));
-	run(CMD_FLUSH, 15);
-	assert_int_equal(st->num_records, 15);
+	run(CMD_FLUSH, 14);
+	assert_int_equal(st->num_records, 14);
+	assert_int_equal(st->records[12].wr_index, 14);
 	assert_int_equal(st->records[13].wr_index, 15);
-	assert_int_equal(st->records[14].wr_index, 16);
 	assert_memory_equal(tgt_buf + TGT_HOLD_AT, init_buf + INIT_SRC_AT, 64);
 	assert_memory_equal(tgt_buf + TGT_HOLD_AT + 64, init_buf + INIT_SRC_AT, 64);
 }
@@ -443,10 +494,10 @@ static void test_zero_length_send(void **unused)
 
 	(void)unused;
 	memcpy(before, tgt_buf + TGT_ZERO_RECV_AT, sizeof(before));
-	run(CMD_ZERO_SEND, 17);
-	assert_int_equal(st->num_records, 17);
-	find(15, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 17);
-	find(15, DOCA_DPA_DEV_COMP_RECV_SEND, 1, tgt_conn0_id, 2);
+	run(CMD_ZERO_SEND, 16);
+	assert_int_equal(st->num_records, 16);
+	find(14, DOCA_DPA_DEV_COMP_SEND, 0, st->conn0, 16);
+	find(14, DOCA_DPA_DEV_COMP_RECV_SEND, 1, tgt_conn0_id, 2);
 	assert_memory_equal(tgt_buf + TGT_ZERO_RECV_AT, before, sizeof(before));
 }
 
@@ -458,12 +509,173 @@ static void test_remote_error(void **unused)
 
 	(void)unused;
 	memcpy(before, init_buf + RO_AT, sizeof(before));
-	run(CMD_REMOTE_ERR, 18);
-	assert_int_equal(st->num_records, 18);
-	const struct cqe_record *r = &st->records[17];
+	run(CMD_REMOTE_ERR, 17);
+	assert_int_equal(st->num_records, 17);
+	const struct cqe_record *r = &st->records[16];
 	assert_int_equal(r->type, DOCA_DPA_DEV_COMP_SEND_ERR);
 	assert_int_equal(r->user_data, st->conn_loop);
 	assert_memory_equal(init_buf + RO_AT, before, sizeof(before));
+}
+
+/* The SDK log so far (the memfd), NUL-terminated; static buffer. */
+static const char *log_text(void)
+{
+	static char text[1 << 20];
+	ssize_t n = pread(log_fd, text, sizeof(text) - 1, 0);
+
+	assert_true(n >= 0);
+	text[n] = 0;
+	return text;
+}
+
+static unsigned int log_count(const char *needle)
+{
+	unsigned int n = 0;
+
+	for (const char *p = log_text(); (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Waits (10 s at most) until the log has `count` lines with needle. */
+static void wait_log(const char *needle, unsigned int count)
+{
+	struct timespec pause = { 0, 1000000 };
+
+	for (int i = 0; i < 10000 && log_count(needle) < count; i++)
+		nanosleep(&pause, NULL);
+	assert_int_equal(log_count(needle), count);
+}
+
+static uint32_t thread_id(struct doca_dpa_thread *t)
+{
+	uint32_t id;
+
+	assert_doca_ok(doca_dpa_thread_get_id(t, &id));
+	return id;
+}
+
+/* Each bad work request, on a loopback connection of its own: the write
+ * held before it completes (its bytes land), the bad one fails with
+ * SEND_ERR, the write after it is flushed with SEND_ERR (its bytes never
+ * land): exactly three completions, in order. Logged, the last error. */
+static void test_bad_work_requests(void **unused)
+{
+	char line[256];
+
+	(void)unused;
+	for (uint32_t k = 0; k < NUM_BAD_WR; k++) {
+		uint64_t before = st->num_records;
+		uint32_t c = st->bad_conn[k];
+
+		memset(init_buf + BAD_DONE_AT, 0, 128);
+		st->bad_kind = k;
+		run(CMD_BAD_WR, before + 3);
+		assert_int_equal(st->num_records, before + 3);
+		for (uint32_t i = 0; i < 3; i++) {
+			const struct cqe_record *r = &st->records[before + i];
+
+			assert_int_equal(r->type, i == 0 ? DOCA_DPA_DEV_COMP_SEND
+			                                 : DOCA_DPA_DEV_COMP_SEND_ERR);
+			assert_int_equal(r->source, 2);
+			assert_int_equal(r->user_data, c);
+			assert_int_equal(r->wr_index, i);
+		}
+		assert_memory_equal(init_buf + BAD_DONE_AT, init_buf + INIT_SRC_AT, 8);
+		for (int i = 0; i < 8; i++)
+			assert_int_equal(init_buf[BAD_FLUSHED_AT + i], 0);
+		assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
+	}
+	snprintf(line, sizeof(line),
+	         "DPA kernel 'rdma_kernel' (thread %u): doca_dpa_dev_rdma_post_write: local mmap "
+	         "handle 0xfffff is not registered: it fails with an error completion",
+	         thread_id(thread));
+	assert_int_equal(log_count(line), 1);
+	assert_int_equal(log_count(": it fails with an error completion"), NUM_BAD_WR);
+	/* The other connections are unaffected: conn0 still writes. */
+	uint64_t before = st->num_records;
+	run(CMD_FLUSH, before + 1);
+	assert_int_equal(st->records[before].type, DOCA_DPA_DEV_COMP_SEND);
+	assert_int_equal(st->records[before].user_data, st->conn0);
+}
+
+/* A bad receive fails when a message consumes it, as on RC: RECV_ERR for
+ * it (with the connection it came on), SEND_ERR for the send. */
+static void test_bad_receives(void **unused)
+{
+	(void)unused;
+	for (uint32_t k = BAD_RECV_MMAP; k < NUM_BAD; k++) {
+		uint64_t before = st->num_records;
+		uint32_t c = st->bad_conn[k];
+
+		st->bad_kind = k;
+		run(CMD_BAD_RECV, before + 2);
+		assert_int_equal(st->num_records, before + 2);
+		find(before, DOCA_DPA_DEV_COMP_RECV_ERR, 2, c, k - BAD_RECV_MMAP);
+		find(before, DOCA_DPA_DEV_COMP_SEND_ERR, 2, c, 0);
+	}
+	assert_int_equal(log_count("doca_dpa_dev_rdma_post_receive: receive"), 3);
+	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
+}
+
+/* A post with no queue to fail on: logged naming the kernel and thread,
+ * and the thread stops in the error state: it never went on after the
+ * post, and a notify no longer activates it; stop and start still work. */
+static void test_no_queue_stops_thread(void **unused)
+{
+	static const char *const calls[] = {
+		[VICTIM_BAD_HANDLE] = "doca_dpa_dev_rdma_post_write: RDMA handle",
+		[VICTIM_BAD_CONN] = "doca_dpa_dev_rdma_post_send: connection id 0x3e7",
+		[VICTIM_RECV_FULL] =
+		        "doca_dpa_dev_rdma_post_receive: the receive queue (4) is full",
+	};
+	char line[200];
+	uint64_t ret;
+
+	(void)unused;
+	for (uint32_t cmd = 0; cmd < NUM_VICTIM; cmd++) {
+		uint64_t runs = st->victim_runs;
+
+		st->victim_cmd = cmd;
+		assert_doca_ok(doca_dpa_thread_start(victim));
+		assert_doca_ok(doca_dpa_thread_run(victim));
+		assert_doca_ok(doca_dpa_rpc(dpa, &rdma_rpc_notify, &ret, victim_nc_handle));
+		wait_log("the DPA thread stops in the error state", cmd + 1);
+		snprintf(line, sizeof(line), "DPA kernel 'victim_kernel' (thread %u): %s",
+		         thread_id(victim), calls[cmd]);
+		assert_int_equal(log_count(line), 1);
+		/* In the error state: the notification is dropped; run refused. */
+		assert_doca_ok(doca_dpa_rpc(dpa, &rdma_rpc_notify, &ret, victim_nc_handle));
+		assert_int_equal(doca_dpa_thread_run(victim), DOCA_ERROR_BAD_STATE);
+		assert_doca_ok(doca_dpa_thread_stop(victim));
+		assert_int_equal(st->victim_runs, runs + 1);
+		assert_int_equal(st->victim_after, 0);
+	}
+	assert_int_equal(log_count(": nothing to complete on"), NUM_VICTIM);
+	/* The first device-side error stays the last error. */
+	assert_int_equal(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_INVALID_VALUE);
+}
+
+/* In an RPC the same posts end it: doca_dpa_rpc returns their error. */
+static void test_no_queue_ends_rpc(void **unused)
+{
+	uint64_t ret = 0;
+
+	(void)unused;
+	assert_int_equal(doca_dpa_rpc(dpa, &rdma_rpc_bad_post, &ret, st->init_rdma ^ 0x5a5a,
+	                              st->conn0, st->init_mmap, st->init_buf),
+	                 DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(doca_dpa_rpc(dpa, &rdma_rpc_bad_post, &ret, st->init_rdma, (uint32_t)999,
+	                              st->init_mmap, st->init_buf),
+	                 DOCA_ERROR_NOT_CONNECTED);
+	assert_int_equal(ret, 0);
+	assert_int_equal(log_count("DPA kernel 'rdma_rpc_bad_post' (RPC): "
+	                           "doca_dpa_dev_rdma_post_send: "),
+	                 4); /* each: the bad post, then the RPC's end */
+	assert_int_equal(
+	        log_count("DPA kernel 'rdma_rpc_bad_post' (RPC): doca_dpa_dev_rdma_post_send: "
+	                  "the RPC ends with"),
+	        2);
 }
 
 int main(void)
@@ -473,10 +685,13 @@ int main(void)
 		cmocka_unit_test(test_optimize_reports),
 		cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_buf_arrays),
-		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_held_until_flush),
 		cmocka_unit_test(test_zero_length_send),
 		cmocka_unit_test(test_remote_error),
+		cmocka_unit_test(test_bad_work_requests),
+		cmocka_unit_test(test_bad_receives),
+		cmocka_unit_test(test_no_queue_stops_thread),
+		cmocka_unit_test(test_no_queue_ends_rpc),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

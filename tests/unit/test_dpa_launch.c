@@ -17,6 +17,7 @@
 
 #include <doca_dpa.h>
 #include <doca_dpa_dev.h>
+#include <doca_dpa_dev_rdma.h>
 #include <doca_dpa_dev_sync_event.h>
 #include <doca_sync_event.h>
 #include <softdoca_dpa_app.h>
@@ -51,12 +52,19 @@ static void lk_order(uint64_t id)
 	sem_post(&ran);
 }
 
-enum { LEAVE_FINISH = 1, LEAVE_RESCHEDULE = 2 };
+enum { LEAVE_FINISH = 1, LEAVE_RESCHEDULE = 2, LEAVE_BAD_POST = 3 };
+
+static atomic_uint after_bad_post; /* never: the post ends the instance */
 
 static void lk_leave(uint64_t how)
 {
 	if (how == LEAVE_FINISH)
 		doca_dpa_dev_thread_finish();
+	if (how == LEAVE_BAD_POST) {
+		/* no RDMA context: nothing to complete on */
+		doca_dpa_dev_rdma_post_send(0x1234, 0, 0, 0, 8, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+		atomic_fetch_add(&after_bad_post, 1);
+	}
 	doca_dpa_dev_thread_reschedule();
 }
 
@@ -368,6 +376,20 @@ static void test_finish_reschedule(void **state)
 	assert_doca_err(doca_dpa_peek_at_last_error(f->dpa), DOCA_ERROR_BAD_STATE);
 }
 
+/* A post with no queue to fail on ends the launch instance there with
+ * its error (docs/dpa.md 2.12); the completion event is still signalled. */
+static void test_bad_post_ends_instance(void **state)
+{
+	struct fixture *f = *state;
+	atomic_store(&after_bad_post, 0);
+	assert_doca_ok(doca_dpa_kernel_launch_update_add(f->dpa, NULL, 0, f->comp_ev, 1, 3,
+	                                                 FN(lk_leave), (uint64_t)LEAVE_BAD_POST));
+	assert_doca_ok(doca_sync_event_wait_gt(f->comp_ev, 0, UINT64_MAX));
+	assert_int_equal(value_of(f->comp_ev), 1);
+	assert_int_equal(atomic_load(&after_bad_post), 0);
+	assert_doca_err(doca_dpa_peek_at_last_error(f->dpa), DOCA_ERROR_INVALID_VALUE);
+}
+
 /* A kernel waiting on an event the host sets later; a bad handle. */
 static void test_wait_gt(void **state)
 {
@@ -495,6 +517,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_set_vs_add, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_comp_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_reschedule, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_post_ends_instance, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wait_gt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_run_time, setup_short_run, teardown),
 		cmocka_unit_test_setup_teardown(test_stop, setup, teardown),

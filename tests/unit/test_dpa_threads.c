@@ -16,6 +16,7 @@
 
 #include <doca_dpa.h>
 #include <doca_dpa_dev.h>
+#include <doca_dpa_dev_rdma.h>
 #include <doca_dpa_dev_sync_event.h>
 #include <doca_sync_event.h>
 #include <softdoca_dpa_app.h>
@@ -47,8 +48,17 @@ static atomic_int inside;
 static atomic_int overlaps;
 static atomic_int runs;
 
-enum { ARG_RESCHEDULE = 1, ARG_FINISH = 2, ARG_POLL = 3, ARG_WAIT = 4, ARG_STUCK = 5 };
+enum {
+	ARG_RESCHEDULE = 1,
+	ARG_FINISH = 2,
+	ARG_POLL = 3,
+	ARG_WAIT = 4,
+	ARG_BAD_POST = 5,
+	ARG_STUCK = 6
+};
 
+/* What ARG_BAD_POST's kernel did after its post (never: it stops). */
+static atomic_int after_bad_post;
 /* What ARG_STUCK's kernel spins on, making no device call. */
 static atomic_int release_stuck;
 
@@ -73,6 +83,11 @@ static void tkernel(uint64_t arg)
 		doca_dpa_dev_sync_event_wait_gt(wait_handle, 0, UINT64_MAX); /* never set */
 	while (arg == ARG_STUCK && !atomic_load(&release_stuck))
 		; /* no device call: a stop cannot reach it */
+	if (arg == ARG_BAD_POST) {
+		/* no RDMA context: nothing to complete on */
+		doca_dpa_dev_rdma_post_send(0x1234, 0, 0, 0, 8, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+		atomic_fetch_add(&after_bad_post, 1);
+	}
 	doca_dpa_dev_thread_reschedule();
 }
 
@@ -366,6 +381,61 @@ static void test_finish(void **state)
 	assert_doca_ok(doca_dpa_thread_destroy(t));
 }
 
+/* The state's name once it is `want` (10 s at most). */
+static const char *wait_state(struct doca_dpa_thread *t, const char *want)
+{
+	struct timespec pause = { 0, 1000000 };
+	const char *name = NULL;
+
+	for (int i = 0; i < 10000; i++) {
+		sdoca_dpa_thread_activations(t, &name);
+		if (strcmp(name, want) == 0)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return name;
+}
+
+/* A post with no queue to fail on stops the thread in the error state
+ * (docs/dpa.md 2.12): the kernel does not go on, notifications are dropped,
+ * run is refused; stop makes it startable again. */
+static void test_error_state(void **state)
+{
+	struct fixture *f = *state;
+	struct doca_dpa_thread *t = started_thread(f->dpa, ARG_BAD_POST);
+	struct doca_dpa_notification_completion *nc;
+	doca_dpa_dev_notification_completion_t h;
+	const char *name;
+
+	atomic_store(&after_bad_post, 0);
+	assert_doca_ok(doca_dpa_notification_completion_create(f->dpa, t, &nc));
+	assert_doca_ok(doca_dpa_notification_completion_start(nc));
+	assert_doca_ok(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	assert_doca_ok(doca_dpa_thread_run(t));
+	doca_dpa_dev_thread_notify(h);
+	wait_activation();
+	assert_string_equal(wait_state(t, "error"), "error");
+	for (int i = 0; i < 100; i++)
+		doca_dpa_dev_thread_notify(h);
+	assert_int_equal(doca_dpa_thread_run(t), DOCA_ERROR_BAD_STATE);
+	assert_int_equal(doca_dpa_peek_at_last_error(f->dpa), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(sdoca_dpa_thread_activations(t, &name), 1);
+	assert_string_equal(name, "error");
+	assert_doca_ok(doca_dpa_thread_stop(t));
+	assert_int_equal(sdoca_dpa_thread_activations(t, &name), 1);
+	assert_string_equal(name, "created");
+	/* Started again, it runs (and stops) again. */
+	assert_doca_ok(doca_dpa_thread_start(t));
+	assert_doca_ok(doca_dpa_thread_run(t));
+	doca_dpa_dev_thread_notify(h);
+	wait_activation();
+	assert_string_equal(wait_state(t, "error"), "error");
+	assert_int_equal(sdoca_dpa_thread_activations(t, NULL), 2);
+	assert_int_equal(atomic_load(&after_bad_post), 0);
+	assert_doca_ok(doca_dpa_notification_completion_destroy(nc));
+	assert_doca_ok(doca_dpa_thread_destroy(t));
+}
+
 /* A stop ends an activation that polls for completions at its next device
  * call: joined at once, not after the 2 s a kernel that never leaves gets. */
 static void test_stop_busy(void **state)
@@ -575,6 +645,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_notification_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_coalescing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_error_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_busy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion_rules, setup, teardown),

@@ -4,9 +4,11 @@
  *
  * The device calls of doca_dpa_dev_rdma.h and doca_dpa_dev_buf.h: each
  * post is handed to the RDMA data path (src/rdma/rdma_dpa.c), which checks
- * its handles, connection id and ranges; a bad call is logged naming the
- * kernel and thread, becomes the DPA's last error and posts nothing
- * (docs/dpa.md 2.12).
+ * its handles, connection id and ranges. A bad call is logged naming the
+ * kernel and thread and becomes the DPA's last error; then, as on RC
+ * hardware (docs/dpa.md 2.12), a bad work request on a valid queue fails
+ * there with an error completion, and a post with no queue to fail on
+ * stops the calling execution (a DPA thread goes to the error state).
  */
 #include <doca_dpa_dev_rdma.h>
 
@@ -19,43 +21,50 @@ SDOCA_LOG_MODULE(dpa_dev_rdma);
 
 #define WHY_MAX 256
 
-static void bad_post(const char *caller, doca_error_t err, const char *why)
+static const char *const consequences[] = {
+	[SDOCA_RDMA_DPA_BAD_WR] = ": it fails with an error completion",
+	[SDOCA_RDMA_DPA_BAD_NO_QUEUE] = ": nothing to complete on",
+	[SDOCA_RDMA_DPA_BAD_CALL] = "",
+};
+
+/* Logged, the DPA's last error; no queue: the execution stops (no return). */
+static void bad_post(const char *caller, doca_error_t err, const char *why,
+                     enum sdoca_rdma_dpa_bad bad)
 {
 	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
 
 	if (!exec) {
-		SDOCA_ERR("%s (outside a DPA kernel): %s", caller, why);
+		SDOCA_ERR("%s (outside a DPA kernel): %s%s", caller, why, consequences[bad]);
 		return;
 	}
 	char where[48];
-	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s", exec->kernel->name,
-	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, why);
+	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s%s", exec->kernel->name,
+	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, why, consequences[bad]);
 	sdoca_dpa_set_error(exec->dpa, err);
+	if (bad == SDOCA_RDMA_DPA_BAD_NO_QUEUE)
+		sdoca_dpa_exec_fail(caller, err);
 }
 
 static void post(const char *caller, doca_dpa_dev_rdma_t rdma, const struct sdoca_rdma_dpa_post *p)
 {
+	enum sdoca_rdma_dpa_bad bad = SDOCA_RDMA_DPA_BAD_CALL;
 	char why[WHY_MAX];
 	sdoca_dpa_cancel_point(caller);
-	doca_error_t err = sdoca_rdma_dpa_post(rdma, p, why, sizeof(why));
+	doca_error_t err = sdoca_rdma_dpa_post(rdma, p, &bad, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)
-		bad_post(caller, err, why);
+		bad_post(caller, err, why, bad);
 }
+
+/* Buffers are records in DPA memory. A null one reads as an empty record
+ * (mmap handle 0, never registered), so its post fails like one naming an
+ * unregistered mmap (the log says mmap handle 0x0). */
+static const struct doca_dpa_dev_buf null_buf;
 
 static const struct doca_dpa_dev_buf *buf_of(doca_dpa_dev_buf_t buf)
 {
-	return (const struct doca_dpa_dev_buf *)(uintptr_t)buf;
+	return buf ? (const struct doca_dpa_dev_buf *)(uintptr_t)buf : &null_buf;
 }
-
-/* Buffers are records in DPA memory; a null one is caught here. */
-#define CHECK_BUF(b)                                                                        \
-	do {                                                                                \
-		if ((b) == 0) {                                                             \
-			bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "null buffer handle"); \
-			return;                                                             \
-		}                                                                           \
-	} while (0)
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_read(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
                                                    doca_dpa_dev_mmap_t dst_mmap, uint64_t dst_addr,
@@ -78,8 +87,6 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_read(doca_dpa_dev_rdma_t rdma,
                                                        doca_dpa_dev_buf_t dst_buf,
                                                        doca_dpa_dev_buf_t src_buf, uint32_t flags)
 {
-	CHECK_BUF(dst_buf);
-	CHECK_BUF(src_buf);
 	const struct doca_dpa_dev_buf *dst = buf_of(dst_buf), *src = buf_of(src_buf);
 	post(__func__, rdma,
 	     &(struct sdoca_rdma_dpa_post){ .op = SDOCA_RDMA_DPA_READ,
@@ -124,8 +131,6 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_write(doca_dpa_dev_rdma_t rdma
                                                         doca_dpa_dev_buf_t dst_buf,
                                                         doca_dpa_dev_buf_t src_buf, uint32_t flags)
 {
-	CHECK_BUF(dst_buf);
-	CHECK_BUF(src_buf);
 	const struct doca_dpa_dev_buf *dst = buf_of(dst_buf), *src = buf_of(src_buf);
 	write_common(__func__, SDOCA_RDMA_DPA_WRITE, rdma, connection_id, dst->mmap, dst->addr,
 	             src->mmap, src->addr, src->len, 0, flags);
@@ -147,8 +152,6 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_write_imm(doca_dpa_dev_rdma_t 
                                                             doca_dpa_dev_buf_t src_buf,
                                                             uint32_t immediate, uint32_t flags)
 {
-	CHECK_BUF(dst_buf);
-	CHECK_BUF(src_buf);
 	const struct doca_dpa_dev_buf *dst = buf_of(dst_buf), *src = buf_of(src_buf);
 	write_common(__func__, SDOCA_RDMA_DPA_WRITE_IMM, rdma, connection_id, dst->mmap, dst->addr,
 	             src->mmap, src->addr, src->len, immediate, flags);
@@ -180,7 +183,6 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_send(doca_dpa_dev_rdma_t rdma,
                                                        uint32_t connection_id,
                                                        doca_dpa_dev_buf_t buf, uint32_t flags)
 {
-	CHECK_BUF(buf);
 	const struct doca_dpa_dev_buf *b = buf_of(buf);
 	send_common(__func__, SDOCA_RDMA_DPA_SEND, rdma, connection_id, b->mmap, b->addr, b->len, 0,
 	            flags);
@@ -201,7 +203,6 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_send_imm(doca_dpa_dev_rdma_t r
                                                            doca_dpa_dev_buf_t buf,
                                                            uint32_t immediate, uint32_t flags)
 {
-	CHECK_BUF(buf);
 	const struct doca_dpa_dev_buf *b = buf_of(buf);
 	send_common(__func__, SDOCA_RDMA_DPA_SEND_IMM, rdma, connection_id, b->mmap, b->addr,
 	            b->len, immediate, flags);
@@ -211,37 +212,39 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma,
                                                       doca_dpa_dev_mmap_t mmap, uint64_t addr,
                                                       size_t length)
 {
+	enum sdoca_rdma_dpa_bad bad = SDOCA_RDMA_DPA_BAD_CALL;
 	char why[WHY_MAX];
 	sdoca_dpa_cancel_point(__func__);
-	doca_error_t err = sdoca_rdma_dpa_receive(rdma, mmap, addr, length, why, sizeof(why));
+	doca_error_t err = sdoca_rdma_dpa_receive(rdma, mmap, addr, length, &bad, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)
-		bad_post(__func__, err, why);
+		bad_post(__func__, err, why, bad);
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_receive(doca_dpa_dev_rdma_t rdma,
                                                           doca_dpa_dev_buf_t buf)
 {
-	CHECK_BUF(buf);
 	const struct doca_dpa_dev_buf *b = buf_of(buf);
 	doca_dpa_dev_rdma_post_receive(rdma, b->mmap, b->addr, b->len);
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
 {
+	enum sdoca_rdma_dpa_bad bad = SDOCA_RDMA_DPA_BAD_CALL;
 	char why[WHY_MAX];
 	sdoca_dpa_cancel_point(__func__);
-	doca_error_t err = sdoca_rdma_dpa_receive_ack(rdma, num_acked, why, sizeof(why));
+	doca_error_t err = sdoca_rdma_dpa_receive_ack(rdma, num_acked, &bad, why, sizeof(why));
 
 	if (err != DOCA_SUCCESS)
-		bad_post(__func__, err, why);
+		bad_post(__func__, err, why, bad);
 }
 
 DOCA_EXPERIMENTAL uint32_t
 doca_dpa_dev_rdma_completion_get_wr_index(doca_dpa_dev_completion_element_t comp_element)
 {
 	if (comp_element == 0) {
-		bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "null completion element");
+		bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "null completion element",
+		         SDOCA_RDMA_DPA_BAD_CALL);
 		return 0;
 	}
 	return ((const struct sdoca_dpa_cqe *)(uintptr_t)comp_element)->wr_index;
@@ -267,7 +270,6 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_rdma_post_buf_atomic_fetch_add(doca_dpa_dev_
                                                                    doca_dpa_dev_buf_t dst_buf,
                                                                    uint64_t value, uint32_t flags)
 {
-	CHECK_BUF(dst_buf);
 	const struct doca_dpa_dev_buf *dst = buf_of(dst_buf);
 	doca_dpa_dev_rdma_post_atomic_fetch_add(rdma, connection_id, dst->mmap, dst->addr, value,
 	                                        flags);
@@ -306,7 +308,8 @@ doca_dpa_dev_rdma_signal_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
 DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_buf_get_external_ptr(doca_dpa_dev_buf_t buf)
 {
 	if (buf == 0) {
-		bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "null buffer handle");
+		bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "null buffer handle",
+		         SDOCA_RDMA_DPA_BAD_CALL);
 		return 0;
 	}
 	return buf_of(buf)->addr;
@@ -318,7 +321,8 @@ doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mmap_handle, uint64_t add
 	struct sdoca_mmap_dpa_view v;
 
 	if (sdoca_mmap_dpa_lookup(mmap_handle, &v) != DOCA_SUCCESS) {
-		bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "mmap handle is not registered");
+		bad_post(__func__, DOCA_ERROR_INVALID_VALUE, "mmap handle is not registered",
+		         SDOCA_RDMA_DPA_BAD_CALL);
 		return 0;
 	}
 	return addr;
