@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/ctx.h"
 #include "core/dev.h"
 #include "core/pe.h"
@@ -116,15 +117,13 @@ static doca_error_t ctx_start(struct doca_ctx *ctx, uint16_t api_version)
 /* How long a context on the DPA data path may take to start or stop. */
 #define DPA_PATH_WAIT_NS (10ull * 1000 * 1000 * 1000)
 
-static uint64_t monotonic_ns(void);
-
 /* Progresses the context's own PE until it reaches state (bounded). */
 static bool progress_until(struct doca_ctx *ctx, enum doca_ctx_states state)
 {
 	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 10 * 1000 };
-	uint64_t deadline = monotonic_ns() + DPA_PATH_WAIT_NS;
+	uint64_t deadline = sdoca_now_ns() + DPA_PATH_WAIT_NS;
 
-	while (ctx->state != state && monotonic_ns() < deadline)
+	while (ctx->state != state && sdoca_now_ns() < deadline)
 		if (doca_pe_progress(ctx->pe) == 0)
 			nanosleep(&nap, NULL);
 	return ctx->state == state;
@@ -210,14 +209,6 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_start(struct doca_ctx *ctx
  * is synchronous; its programs have no PE to progress). */
 #define V202_STOP_WAIT_NS (10ull * 1000 * 1000 * 1000)
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Back to RESET, also from ERROR (a failed context is already stopping or
  * IDLE). DOCA 2.2's header: NOT_PERMITTED while a work queue is added (or
  * jobs are pending). A context that is not started is stopped already:
@@ -242,8 +233,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_stop(struct doca_ctx *ctx)
 	if (ctx->state == DOCA_CTX_STATE_RUNNING || ctx->state == DOCA_CTX_STATE_STARTING)
 		(void)doca_ctx_stop(ctx);
 	/* No job of the context is left: only the connections' flush holds it. */
-	deadline = monotonic_ns() + V202_STOP_WAIT_NS;
-	while (ctx->state != DOCA_CTX_STATE_IDLE && monotonic_ns() < deadline)
+	deadline = sdoca_now_ns() + V202_STOP_WAIT_NS;
+	while (ctx->state != DOCA_CTX_STATE_IDLE && sdoca_now_ns() < deadline)
 		if (doca_pe_progress(ctx->pe) == 0)
 			nanosleep(&nap, NULL);
 	if (ctx->state != DOCA_CTX_STATE_IDLE)

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/pe.h"
 #include "core/sdk_log.h"
 #include "core/sync_event.h"
@@ -49,12 +50,6 @@ SDOCA_LOG_MODULE(sync_event_wait);
 
 #define WAIT_SPIN_NS 50000u       /* as long as the service thread polls on after traffic */
 #define WAIT_RECHECK_NS 10000000u /* a sleeper looks at the value at least this often */
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#else
-#define cpu_relax() ((void)0)
-#endif
 
 static _Atomic(sdoca_waiter_poll_fn) hook_poll;
 static _Atomic(sdoca_waiter_sleeping_fn) hook_sleeping;
@@ -185,14 +180,6 @@ void sdoca_se_quiesce(struct doca_sync_event *ev)
 		sched_yield();
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static bool holds(const struct doca_sync_event *ev, enum sdoca_se_cond cond, uint64_t wait_val,
                   uint64_t mask)
 {
@@ -206,19 +193,19 @@ static bool holds(const struct doca_sync_event *ev, enum sdoca_se_cond cond, uin
 static bool spin(const struct doca_sync_event *ev, enum sdoca_se_cond cond, uint64_t wait_val,
                  uint64_t mask, bool yield)
 {
-	uint64_t start = now_ns();
+	uint64_t start = sdoca_now_ns();
 
 	for (;;) {
 		bool polled = sdoca_waiter_poll();
 
 		if (holds(ev, cond, wait_val, mask))
 			return true;
-		if (now_ns() - start >= WAIT_SPIN_NS)
+		if (sdoca_now_ns() - start >= WAIT_SPIN_NS)
 			return false;
 		if (yield || !polled)
 			sched_yield();
 		else
-			cpu_relax();
+			sdoca_cpu_relax();
 	}
 }
 

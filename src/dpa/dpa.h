@@ -19,6 +19,8 @@
 #include <doca_dpa.h>
 #include <softdoca_dpa_app.h>
 
+#include "core/clock.h"
+
 /* FlexIO's constants: 16 cores of 16 EUs, 2 kept by the DPA's OS. */
 #define SDOCA_DPA_CORES 16u
 #define SDOCA_DPA_EUS_PER_CORE 16u
@@ -95,8 +97,11 @@ void sdoca_dpa_cancel_point(const char *caller);
  * returns. */
 void sdoca_dpa_exec_fail(const char *caller, doca_error_t err);
 /* The execution's deadline for a kernel starting now (max run time). */
+/* A bad device call: logged naming the kernel and where it runs (or "outside
+ * a DPA kernel"), and the DPA's last error (2.12). Returns. */
+void sdoca_dpa_bad_call(const char *caller, doca_error_t err, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 uint64_t sdoca_dpa_deadline(const struct doca_dpa *dpa);
-uint64_t sdoca_dpa_now_ns(void);
 /* "thread 3", "launch 2, rank 1" or "RPC", for log lines. */
 const char *sdoca_dpa_exec_where(const struct sdoca_dpa_exec *exec, char *buf, size_t len);
 

@@ -9,6 +9,7 @@
  * the execution's entry, as reschedule and finish do; so does a device
  * call that stops the execution (a post with no queue to fail on).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -17,16 +18,9 @@
 
 SDOCA_LOG_MODULE(dpa_exec);
 
-uint64_t sdoca_dpa_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t sdoca_dpa_deadline(const struct doca_dpa *dpa)
 {
-	return sdoca_dpa_now_ns() + dpa->max_run_s * 1000000000ull;
+	return sdoca_now_ns() + dpa->max_run_s * 1000000000ull;
 }
 
 const char *sdoca_dpa_exec_where(const struct sdoca_dpa_exec *exec, char *buf, size_t len)
@@ -58,7 +52,7 @@ void sdoca_dpa_cancel_point(const char *caller)
 		exec->abort_error = DOCA_ERROR_SHUTDOWN;
 		siglongjmp(exec->entry, 1);
 	}
-	if (exec->deadline_ns != 0 && sdoca_dpa_now_ns() >= exec->deadline_ns) {
+	if (exec->deadline_ns != 0 && sdoca_now_ns() >= exec->deadline_ns) {
 		SDOCA_ERR("DPA kernel '%s' (%s): %s: ran longer than the kernel max run time (%llu "
 		          "s): cancelled",
 		          exec->kernel->name, sdoca_dpa_exec_where(exec, where, sizeof(where)),
@@ -67,6 +61,24 @@ void sdoca_dpa_cancel_point(const char *caller)
 		exec->abort_error = DOCA_ERROR_TIME_OUT;
 		siglongjmp(exec->entry, 1);
 	}
+}
+
+void sdoca_dpa_bad_call(const char *caller, doca_error_t err, const char *fmt, ...)
+{
+	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
+	char what[320], where[48];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (exec == NULL) {
+		SDOCA_ERR("%s (outside a DPA kernel): %s", caller, what);
+		return;
+	}
+	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s", exec->kernel->name,
+	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, what);
+	sdoca_dpa_set_error(exec->dpa, err);
 }
 
 void sdoca_dpa_exec_fail(const char *caller, doca_error_t err)

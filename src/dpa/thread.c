@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/clock.h"
 #include "core/sdk_log.h"
 #include "core/sync_event.h"
 #include "dpa/dpa.h"
@@ -36,12 +37,6 @@ SDOCA_LOG_MODULE(dpa_thread);
 /* How long a thread spins after an activation before it sleeps: as long as
  * a sync-event waiter, and the service thread after traffic. */
 #define ACTIVATION_SPIN_NS 50000u
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#else
-#define cpu_relax() ((void)0)
-#endif
 
 enum thread_state {
 	THREAD_CREATED,  /* configurable */
@@ -142,7 +137,7 @@ static bool activation_due(const struct doca_dpa_thread *t)
  * could not progress it (another thread has it) gives the CPU up. */
 static bool spin_for_activation(struct doca_dpa_thread *t)
 {
-	uint64_t start = sdoca_dpa_now_ns();
+	uint64_t start = sdoca_now_ns();
 
 	for (;;) {
 		bool polled = sdoca_waiter_poll();
@@ -152,12 +147,12 @@ static bool spin_for_activation(struct doca_dpa_thread *t)
 		pthread_mutex_unlock(&t->lock);
 		if (due)
 			return true;
-		if (sdoca_dpa_now_ns() - start >= ACTIVATION_SPIN_NS) {
+		if (sdoca_now_ns() - start >= ACTIVATION_SPIN_NS) {
 			sdoca_waiter_sleeps();
 			return false;
 		}
 		if (polled)
-			cpu_relax();
+			sdoca_cpu_relax();
 		else
 			sched_yield();
 	}

@@ -40,6 +40,7 @@
 #include <doca_error.h>
 #include <softdoca.h>
 
+#include "core/clock.h"
 #include "core/keys.h"
 #include "nic/stats_dpa.h"
 #include "nic/wire.h"
@@ -49,12 +50,6 @@
 #define NIC_MAX_QUEUE 32768
 #define NIC_RNR_INFINITE 7
 #define NIC_RNR_TIMER_NS 10000000u /* one RNR retry period: 10 ms */
-
-#if defined(__x86_64__) || defined(__i386__)
-#define nic_cpu_relax() __builtin_ia32_pause()
-#else
-#define nic_cpu_relax() ((void)0)
-#endif
 
 struct doca_dev;
 struct doca_pe;
@@ -396,7 +391,7 @@ static inline void nic_lock(struct nic_worker *w)
 	atomic_fetch_add_explicit(&w->lock_waiters, 1, memory_order_relaxed);
 	for (unsigned int spins = 0; !nic_trylock(w); spins++) {
 		if (spins < 64)
-			nic_cpu_relax();
+			sdoca_cpu_relax();
 		else
 			sched_yield();
 	}
@@ -408,7 +403,10 @@ static inline void nic_unlock(struct nic_worker *w)
 	atomic_store_explicit(&w->lock, false, memory_order_release);
 }
 
-uint64_t nic_now_ns(void);
+static inline uint64_t nic_now_ns(void)
+{
+	return sdoca_now_ns();
+}
 
 void nic_service_kick(void);
 

@@ -139,7 +139,7 @@ static enum spin_end spin(struct nic_worker *w)
 				wakes = sdoca_sync_event_wakes();
 				sched_yield();
 			} else {
-				nic_cpu_relax();
+				sdoca_cpu_relax();
 			}
 			nic_lock(w);
 			if (atomic_load(&w->app_polls) != polls)

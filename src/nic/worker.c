@@ -62,14 +62,6 @@ static void quiesce_workers(void)
 static bool waiter_poll(void);
 static void waiter_sleeping(void);
 
-uint64_t nic_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* A header that does not decode still names a QP and carries a secret at
  * fixed offsets; if it is the QP's peer's, the connection goes to error
  * rather than on with a bad peer. A stranger's is counted and dropped. */

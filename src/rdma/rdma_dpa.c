@@ -28,6 +28,7 @@
 
 #include <doca_rdma.h>
 
+#include "core/clock.h"
 #include "core/dpa_sink.h"
 #include "core/sdk_log.h"
 #include "core/sync_event.h"
@@ -86,14 +87,6 @@ static struct {
 	struct doca_rdma *rdma[RDMA_HANDLE_SLOTS];
 	uint32_t generation[RDMA_HANDLE_SLOTS];
 } handles = { .lock = PTHREAD_RWLOCK_INITIALIZER };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static doca_error_t why_fail(char *why, size_t len, doca_error_t err, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
@@ -408,8 +401,8 @@ static struct rdma_dpa_wr *take_send_slot(struct rdma_dpa *path)
 			               "DPA data path: the send queue (%u) is full; a post waits "
 			               "for a completion",
 			               path->num_send);
-			deadline = now_ns() + SLOT_WAIT_NS;
-		} else if (now_ns() > deadline) {
+			deadline = sdoca_now_ns() + SLOT_WAIT_NS;
+		} else if (sdoca_now_ns() > deadline) {
 			return NULL;
 		}
 		flush(path);

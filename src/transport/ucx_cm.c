@@ -56,6 +56,7 @@
 #include <ucs/sys/event_set.h>
 
 #include "core/bytes.h"
+#include "core/clock.h"
 #include "core/sdk_log.h"
 #include "transport/ucx.h"
 
@@ -126,14 +127,6 @@ enum outcome {
 	ANSWER,  /* a client's: a whole ACCEPT or REJECT */
 	BROKEN,  /* the peer left, or sent what is not a handshake */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* In UCX's async thread: tells the worker's progress to look at x. */
 static void on_ready(int fd, ucs_event_set_types_t events, void *arg)
@@ -520,10 +513,10 @@ unsigned int ucx_cm_progress(struct ucx_worker *w)
 
 	if (!atomic_exchange(&w->cm_ready, false)) {
 		/* Nothing new; a handshake may have waited too long. */
-		if (!w->waiting || now_ns() - w->waiting->accepted_ns <= HS_DEADLINE_NS)
+		if (!w->waiting || sdoca_now_ns() - w->waiting->accepted_ns <= HS_DEADLINE_NS)
 			return 0;
 	}
-	now = now_ns();
+	now = sdoca_now_ns();
 	expire_waiting(w, now);
 	if (w->listeners) {
 		max = max_waiting();

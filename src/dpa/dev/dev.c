@@ -96,9 +96,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t
 
 DOCA_STABLE uint64_t softdoca_dpa_time_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return sdoca_now_ns();
 }
 
 DOCA_EXPERIMENTAL void doca_dpa_dev_trace_flush(void)
@@ -194,16 +192,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_thread_finish(void)
  * DPA's last error, and otherwise nothing happens (2.12). */
 static void bad_call(const char *caller, doca_error_t err, const char *what, uint64_t value)
 {
-	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
-	if (exec == NULL) {
-		SDOCA_ERR("%s: %s 0x%lx", caller, what, (unsigned long)value);
-		return;
-	}
-	char where[48];
-	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s 0x%lx", exec->kernel->name,
-	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, what,
-	          (unsigned long)value);
-	sdoca_dpa_set_error(exec->dpa, err);
+	sdoca_dpa_bad_call(caller, err, "%s 0x%lx", what, (unsigned long)value);
 }
 
 DOCA_EXPERIMENTAL doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(void)

@@ -31,18 +31,9 @@ static const char *const consequences[] = {
 static void bad_post(const char *caller, doca_error_t err, const char *why,
                      enum sdoca_rdma_dpa_bad bad)
 {
-	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
-
-	if (!exec) {
-		SDOCA_ERR("%s (outside a DPA kernel): %s%s", caller, why, consequences[bad]);
-		return;
-	}
-	char where[48];
-	SDOCA_ERR("DPA kernel '%s' (%s): %s: %s%s", exec->kernel->name,
-	          sdoca_dpa_exec_where(exec, where, sizeof(where)), caller, why, consequences[bad]);
-	sdoca_dpa_set_error(exec->dpa, err);
+	sdoca_dpa_bad_call(caller, err, "%s%s", why, consequences[bad]);
 	if (bad == SDOCA_RDMA_DPA_BAD_NO_QUEUE)
-		sdoca_dpa_exec_fail(caller, err);
+		sdoca_dpa_exec_fail(caller, err); /* returns only outside a kernel */
 }
 
 static void post(const char *caller, doca_dpa_dev_rdma_t rdma, const struct sdoca_rdma_dpa_post *p)

@@ -22,17 +22,9 @@ SDOCA_LOG_MODULE(dpa_dev_sync_event);
 
 static void bad_handle(const char *caller, uint64_t handle)
 {
-	struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
-	if (exec == NULL) {
-		SDOCA_ERR("%s: 0x%lx is not the DPA handle of a started sync event", caller,
-		          (unsigned long)handle);
-		return;
-	}
-	char where[48];
-	SDOCA_ERR("DPA kernel '%s' (%s): %s: 0x%lx is not the DPA handle of a started sync event",
-	          exec->kernel->name, sdoca_dpa_exec_where(exec, where, sizeof(where)), caller,
-	          (unsigned long)handle);
-	sdoca_dpa_set_error(exec->dpa, DOCA_ERROR_INVALID_VALUE);
+	sdoca_dpa_bad_call(caller, DOCA_ERROR_INVALID_VALUE,
+	                   "0x%lx is not the DPA handle of a started sync event",
+	                   (unsigned long)handle);
 }
 
 static void not_built(const char *caller)
@@ -86,7 +78,7 @@ DOCA_EXPERIMENTAL void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t
 		struct sdoca_dpa_exec *exec = sdoca_dpa_exec;
 		if (exec != NULL && exec->deadline_ns != 0) {
 			/* Wake at the deadline, so the cancellation is not late. */
-			uint64_t now = sdoca_dpa_now_ns();
+			uint64_t now = sdoca_now_ns();
 			uint64_t left = exec->deadline_ns > now ? exec->deadline_ns - now : 0;
 			slice = left < slice ? left + 1 : slice;
 		}
