@@ -21,6 +21,10 @@
 
 #include "core/clock.h"
 
+/* How long a stop or destroy waits for a kernel (thread or launch) that does
+ * not leave before it detaches it (2.12). */
+#define SDOCA_DPA_JOIN_TIMEOUT_S 2
+
 /* FlexIO's constants: 16 cores of 16 EUs, 2 kept by the DPA's OS. */
 #define SDOCA_DPA_CORES 16u
 #define SDOCA_DPA_EUS_PER_CORE 16u

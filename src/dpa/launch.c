@@ -18,7 +18,7 @@
  *
  * doca_dpa_stop bumps the launcher's epoch: instances of launches started
  * before it are cancelled at their next device call (exec.c); queued
- * launches are dropped. Stop waits JOIN_TIMEOUT_S for the instances to
+ * launches are dropped. Stop waits SDOCA_DPA_JOIN_TIMEOUT_S for the instances to
  * leave; those that make no device call are then left running, and
  * doca_dpa_destroy leaks the DPA rather than free it under them.
  */
@@ -37,7 +37,6 @@
 
 SDOCA_LOG_MODULE(dpa_launch);
 
-#define JOIN_TIMEOUT_S 2
 #define POOL_IDLE_S 1
 /* How often a gated launcher looks at its stop flag. */
 #define GATE_SLICE_NS 10000000u
@@ -361,7 +360,7 @@ bool sdoca_dpa_launch_stop(struct doca_dpa *dpa, const char *caller)
 		queued = next;
 		dropped++;
 	}
-	struct timespec until = monotonic_in(JOIN_TIMEOUT_S);
+	struct timespec until = monotonic_in(SDOCA_DPA_JOIN_TIMEOUT_S);
 	int rc = 0;
 	while (ln->running > 0 && rc != ETIMEDOUT)
 		rc = pthread_cond_timedwait(&ln->idle, &ln->lock, &until);
@@ -374,7 +373,7 @@ bool sdoca_dpa_launch_stop(struct doca_dpa *dpa, const char *caller)
 	if (left > 0) {
 		SDOCA_ERR("%s: %u kernel launches did not leave within %d s (their kernels make "
 		          "no device call): left running",
-		          caller, left, JOIN_TIMEOUT_S);
+		          caller, left, SDOCA_DPA_JOIN_TIMEOUT_S);
 		return false;
 	}
 	return true;

@@ -32,8 +32,6 @@
 
 SDOCA_LOG_MODULE(dpa_thread);
 
-/* How long stop and destroy wait for a kernel that does not leave. */
-#define JOIN_TIMEOUT_S 2
 /* How long a thread spins after an activation before it sleeps: as long as
  * a sync-event waiter, and the service thread after traffic. */
 #define ACTIVATION_SPIN_NS 50000u
@@ -216,7 +214,7 @@ static void *thread_main(void *arg)
 }
 
 /* Ends the host thread: parked or never activated, it leaves at once; a
- * kernel that never leaves is waited for JOIN_TIMEOUT_S, then detached. */
+ * kernel that never leaves is waited for SDOCA_DPA_JOIN_TIMEOUT_S, then detached. */
 static void end_host_thread(struct doca_dpa_thread *t)
 {
 	if (!t->has_host)
@@ -228,11 +226,11 @@ static void end_host_thread(struct doca_dpa_thread *t)
 	pthread_mutex_unlock(&t->lock);
 	struct timespec deadline;
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += JOIN_TIMEOUT_S;
+	deadline.tv_sec += SDOCA_DPA_JOIN_TIMEOUT_S;
 	int rc = pthread_timedjoin_np(t->host, NULL, &deadline);
 	if (rc != 0) {
 		SDOCA_ERR("DPA thread %u: kernel '%s' did not leave within %d s: detached", t->id,
-		          t->kernel->name, JOIN_TIMEOUT_S);
+		          t->kernel->name, SDOCA_DPA_JOIN_TIMEOUT_S);
 		pthread_detach(t->host);
 		pthread_mutex_lock(&t->lock);
 		t->detached = true; /* the kernel still uses the thread: never freed */
