@@ -62,6 +62,9 @@ struct doca_dpa_thread {
 	pthread_cond_t wake;
 	enum thread_state state;
 	bool pending; /* a trigger not consumed yet */
+	/* Bumped with every change that can make an activation due (a trigger, a
+	 * stop): the thread's spin watches it without taking the lock. */
+	_Atomic uint32_t changes;
 	bool running; /* in an activation */
 	bool stopping;
 	uint64_t activations;
@@ -106,6 +109,7 @@ void sdoca_dpa_thread_trigger(struct doca_dpa_thread *t)
 	pthread_mutex_lock(&t->lock);
 	if (t->state != THREAD_FINISHED && t->state != THREAD_ERROR && !t->stopping) {
 		t->pending = true;
+		atomic_fetch_add_explicit(&t->changes, 1, memory_order_release);
 		if (t->state == THREAD_RUNNABLE && !t->running)
 			pthread_cond_signal(&t->wake);
 	}
@@ -133,18 +137,21 @@ static bool activation_due(const struct doca_dpa_thread *t)
 /* Progresses the soft NIC until an activation is due or ACTIVATION_SPIN_NS
  * passed (false: then it was handed to the service thread). A round that
  * could not progress it (another thread has it) gives the CPU up. */
-static bool spin_for_activation(struct doca_dpa_thread *t)
+static bool spin_for_activation(struct doca_dpa_thread *t, uint32_t seen)
 {
 	uint64_t start = sdoca_now_ns();
 
 	for (;;) {
 		bool polled = sdoca_waiter_poll();
 
-		pthread_mutex_lock(&t->lock);
-		bool due = activation_due(t);
-		pthread_mutex_unlock(&t->lock);
-		if (due)
-			return true;
+		if (atomic_load_explicit(&t->changes, memory_order_acquire) != seen) {
+			pthread_mutex_lock(&t->lock);
+			bool due = activation_due(t);
+			seen = atomic_load_explicit(&t->changes, memory_order_relaxed);
+			pthread_mutex_unlock(&t->lock);
+			if (due)
+				return true;
+		}
 		if (sdoca_now_ns() - start >= ACTIVATION_SPIN_NS) {
 			sdoca_waiter_sleeps();
 			return false;
@@ -170,9 +177,10 @@ static bool wait_activation(struct doca_dpa_thread *t)
 	 * that finished hands the soft NIC its kernel polled back at once. */
 	if (was_running && !activation_due(t)) {
 		bool again = t->state == THREAD_RUNNABLE;
+		uint32_t seen = atomic_load_explicit(&t->changes, memory_order_relaxed);
 		pthread_mutex_unlock(&t->lock);
 		if (again)
-			spin_for_activation(t);
+			spin_for_activation(t, seen);
 		else
 			sdoca_waiter_sleeps();
 		pthread_mutex_lock(&t->lock);
@@ -221,6 +229,7 @@ static void end_host_thread(struct doca_dpa_thread *t)
 		return;
 	pthread_mutex_lock(&t->lock);
 	t->stopping = true;
+	atomic_fetch_add_explicit(&t->changes, 1, memory_order_release);
 	atomic_store(&t->cancel, true);
 	pthread_cond_signal(&t->wake);
 	pthread_mutex_unlock(&t->lock);
