@@ -185,8 +185,11 @@ static void cm_server(struct peer *p, int clients, int victims)
 		union doca_data ud;
 		int id, seq;
 
+		/* A receive a victim's message was landing in when the victim died
+		 * fails (a flushed receive of the shared queue, as on RC); the
+		 * receives after it still carry the survivors' messages. */
 		if (pr->r.status != DOCA_SUCCESS)
-			break;
+			continue;
 		conn = doca_rdma_task_receive_get_result_rdma_connection(pr->task);
 		/* By handle, not by its user data: a victim's connection has ended
 		 * by now, and an ended connection's handle is refused. */
