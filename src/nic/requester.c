@@ -39,6 +39,15 @@ static size_t encode_request(struct nic_qp *qp, struct nic_wqe *wqe, bool *acked
 	return nic_wire_encode(&m, wqe->hdr);
 }
 
+/* Counted in the slot its opcode's row names (softdoca.h's by-type arrays). */
+static inline void count_posted(struct nic_qp *qp, const struct nic_wqe *wqe)
+{
+	uint8_t slot = nic_op((uint8_t)wqe->op)->counter;
+
+	qp->counters.posted[slot]++;
+	qp->counters.posted_bytes[slot] += wqe->length;
+}
+
 static doca_error_t check_state(const struct nic_qp *qp)
 {
 	switch (qp->state) {
@@ -96,8 +105,7 @@ static doca_error_t post_slow(struct nic_qp *qp, struct nic_wqe *wqe)
 		return DOCA_ERROR_IN_PROGRESS;
 	/* Taken, never sent: it fails with the connection, as on RC. */
 	take_unsent(qp, wqe);
-	qp->counters.posted[wqe->op - 1]++;
-	qp->counters.posted_bytes[wqe->op - 1] += wqe->length;
+	count_posted(qp, wqe);
 	append_inflight(qp, wqe);
 	nic_comp_give_up(qp, "injected: the transport's retries ran out");
 	return DOCA_SUCCESS;
@@ -161,8 +169,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		           doca_error_get_name(status));
 	}
 	qp->req.next_seq++;
-	qp->counters.posted[wqe->op - 1]++;
-	qp->counters.posted_bytes[wqe->op - 1] += wqe->length;
+	count_posted(qp, wqe);
 	if (qp->req.num_inflight == 0)
 		qp->peer.heard = true; /* the timeout counts from here */
 	append_inflight(qp, wqe);

@@ -264,20 +264,15 @@ static enum resp_result respond_atomic(struct resp *r)
 
 /* Why a peer's request on a sync event is refused, NULL if it is not: the
  * key is the live key of an event (not of an mmap), names its value, and
- * grants the access (the event has the remote-net publisher location). */
-static const char *event_refusal(const struct nic_msg *m, const struct sdoca_key_region *region)
+ * grants the access the opcode's row asks for (the event has the remote-net
+ * publisher location). */
+static const char *event_refusal(const struct resp *r, const struct sdoca_key_region *region)
 {
-	static const uint32_t need[] = {
-		[SDOCA_SE_OP_GET] = DOCA_ACCESS_FLAG_RDMA_READ,
-		[SDOCA_SE_OP_SET] = DOCA_ACCESS_FLAG_RDMA_WRITE,
-		[SDOCA_SE_OP_ADD] = DOCA_ACCESS_FLAG_RDMA_ATOMIC,
-	};
-
 	if (!region)
 		return "unknown key, or the event was stopped or destroyed";
-	if (region->kind != SDOCA_KEY_SYNC_EVENT || region->addr != m->raddr)
+	if (region->kind != SDOCA_KEY_SYNC_EVENT || region->addr != r->m->raddr)
 		return "the key is not that of this sync event";
-	if (!(region->access & need[m->opcode - NIC_OP_EVENT_GET]))
+	if (!(region->access & r->op->access))
 		return "the event has no remote-net publisher location";
 	return NULL;
 }
@@ -294,7 +289,7 @@ static enum resp_result respond_event(struct resp *r)
 	const struct nic_msg *m = r->m;
 	struct nic_msg resp = { .opcode = NIC_OP_EVENT_RESP, .seq = m->seq };
 	const struct sdoca_key_region *region = sdoca_keys_peek(&m->key);
-	const char *why = event_refusal(m, region);
+	const char *why = event_refusal(r, region);
 	enum sdoca_se_op op = (enum sdoca_se_op)(m->opcode - NIC_OP_EVENT_GET);
 
 	if (why) {
@@ -354,7 +349,9 @@ static SDOCA_ALWAYS_INLINE enum resp_result run_steps(struct resp *r, enum step 
 	const struct nic_opcode_info *op = r->op;
 	enum resp_result res;
 
-	if (op->access) {
+	/* The connection's access flags govern RDMA on mmaps; a sync event's
+	 * access is its key's, checked in its execute step. */
+	if (op->flags & NIC_OPF_RKEY) {
 		*at = CHECK_OPCODE;
 		if ((res = check_opcode(r)) != RESP_NEXT)
 			return res;
@@ -419,8 +416,8 @@ enum resp_result nic_resp_run(struct nic_qp *qp, const struct nic_msg *m, struct
 
 	res = run_steps(&r, &at);
 	if (res == RESP_DONE || res == RESP_PLACING) {
-		qp->counters.served[m->opcode - 1]++;
-		qp->counters.served_bytes[m->opcode - 1] += m->len;
+		qp->counters.served[r.op->counter]++;
+		qp->counters.served_bytes[r.op->counter] += m->len;
 	} else if (res >= RESP_ERR_ACCESS) {
 		refuse(&r, res, step_names[at]);
 		return RESP_DONE;

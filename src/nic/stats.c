@@ -21,9 +21,6 @@
 
 _Static_assert(sizeof(struct softdoca_rdma_counters) % sizeof(uint64_t) == 0,
                "the counters are an array of uint64_t");
-_Static_assert(SOFTDOCA_OP_ATOMIC_CS == NIC_OP_ATOMIC_CS - 1 &&
-                       SOFTDOCA_OP_WRITE == NIC_OP_WRITE - 1,
-               "operation types are request opcodes less one");
 _Static_assert((int)SOFTDOCA_SYN_REMOTE_OPERATIONAL == (int)NIC_SYN_REMOTE_OPERATIONAL,
                "syndromes are the wire's");
 
@@ -56,14 +53,18 @@ void nic_counters_finish(struct softdoca_rdma_counters *c)
 {
 	c->requests_posted = c->bytes_sent = c->requests_served = c->bytes_placed = 0;
 	c->naks_sent = c->naks_received = 0;
-	for (int op = 0; op < SOFTDOCA_NUM_OP_TYPES; op++) {
-		bool payload = nic_op_has_payload((uint8_t)(op + 1));
+	/* Each request's slot is the one its row names (wire.c checks there
+	 * is one per request). */
+	for (uint8_t op = 0; op < NIC_OP_REQUESTS_END; op++) {
+		const struct nic_opcode_info *row = nic_op(op);
 
-		c->requests_posted += c->posted[op];
-		c->requests_served += c->served[op];
-		if (payload) {
-			c->bytes_sent += c->posted_bytes[op];
-			c->bytes_placed += c->served_bytes[op];
+		if (!nic_op_is_request(op))
+			continue;
+		c->requests_posted += c->posted[row->counter];
+		c->requests_served += c->served[row->counter];
+		if (row->flags & NIC_OPF_PAYLOAD) {
+			c->bytes_sent += c->posted_bytes[row->counter];
+			c->bytes_placed += c->served_bytes[row->counter];
 		}
 	}
 	for (int s = 0; s < SOFTDOCA_NUM_SYNDROMES; s++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <doca_types.h>
+#include <softdoca.h>
 
 #include "core/bytes.h"
 #include "core/sdk_log.h"
@@ -28,7 +29,9 @@ const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES] = {
 	                   .flags = REQ | NIC_OPF_RKEY | NIC_OPF_PAYLOAD,
 	                   .answer = NIC_OP_ACK,
 	                   .exec = NIC_EXEC_WRITE,
-	                   .access = WRITE },
+	                   .access = WRITE,
+	                   .order = NIC_ORDER_WRITE,
+	                   .counter = SOFTDOCA_OP_WRITE },
 	[NIC_OP_WRITE_IMM] = { .name = "WRITE_IMM",
 	                       .size = NIC_WIRE_RDMA_EXT + 8,
 	                       .flags = REQ | NIC_OPF_RKEY | NIC_OPF_PAYLOAD | NIC_OPF_RECV,
@@ -36,58 +39,79 @@ const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES] = {
 	                       .answer = NIC_OP_ACK,
 	                       .exec = NIC_EXEC_WRITE,
 	                       .recv_kind = NIC_RECV_WRITE_IMM,
-	                       .access = WRITE },
+	                       .access = WRITE,
+	                       .order = NIC_ORDER_TARGET,
+	                       .counter = SOFTDOCA_OP_WRITE_IMM },
 	[NIC_OP_SEND] = { .name = "SEND",
 	                  .size = NIC_WIRE_COMMON,
 	                  .flags = REQ | NIC_OPF_PAYLOAD | NIC_OPF_RECV,
 	                  .answer = NIC_OP_ACK,
 	                  .exec = NIC_EXEC_SEND,
-	                  .recv_kind = NIC_RECV_SEND },
+	                  .recv_kind = NIC_RECV_SEND,
+	                  .order = NIC_ORDER_PAYLOADS,
+	                  .counter = SOFTDOCA_OP_SEND },
 	[NIC_OP_SEND_IMM] = { .name = "SEND_IMM",
 	                      .size = NIC_WIRE_COMMON + 8,
 	                      .flags = REQ | NIC_OPF_PAYLOAD | NIC_OPF_RECV,
 	                      .imm_at = NIC_WIRE_COMMON,
 	                      .answer = NIC_OP_ACK,
 	                      .exec = NIC_EXEC_SEND,
-	                      .recv_kind = NIC_RECV_SEND_IMM },
+	                      .recv_kind = NIC_RECV_SEND_IMM,
+	                      .order = NIC_ORDER_PAYLOADS,
+	                      .counter = SOFTDOCA_OP_SEND_IMM },
 	[NIC_OP_READ] = { .name = "READ",
 	                  .size = NIC_WIRE_RDMA_EXT,
 	                  .flags = REQ | NIC_OPF_RKEY,
 	                  .answer = NIC_OP_READ_RESP,
 	                  .exec = NIC_EXEC_READ,
-	                  .access = READ },
+	                  .access = READ,
+	                  .order = NIC_ORDER_READ,
+	                  .counter = SOFTDOCA_OP_READ },
 	[NIC_OP_ATOMIC_FA] = { .name = "ATOMIC_FA",
 	                       .size = NIC_WIRE_RDMA_EXT + 8,
 	                       .flags = REQ | NIC_OPF_RKEY | NIC_OPF_ATOMIC,
 	                       .operands = 1,
 	                       .answer = NIC_OP_ATOMIC_RESP,
 	                       .exec = NIC_EXEC_ATOMIC,
-	                       .access = ATOMIC },
+	                       .access = ATOMIC,
+	                       .order = NIC_ORDER_TARGET,
+	                       .counter = SOFTDOCA_OP_ATOMIC_FA },
 	[NIC_OP_ATOMIC_CS] = { .name = "ATOMIC_CS",
 	                       .size = NIC_WIRE_RDMA_EXT + 16,
 	                       .flags = REQ | NIC_OPF_RKEY | NIC_OPF_ATOMIC,
 	                       .operands = 2,
 	                       .answer = NIC_OP_ATOMIC_RESP,
 	                       .exec = NIC_EXEC_ATOMIC,
-	                       .access = ATOMIC },
+	                       .access = ATOMIC,
+	                       .order = NIC_ORDER_TARGET,
+	                       .counter = SOFTDOCA_OP_ATOMIC_CS },
 	/* on a sync event: the key and address of its value (docs/wire.md) */
 	[NIC_OP_EVENT_GET] = { .name = "EVENT_GET",
 	                       .size = NIC_WIRE_RDMA_EXT,
 	                       .flags = REQ | NIC_OPF_EVENT,
 	                       .answer = NIC_OP_EVENT_RESP,
-	                       .exec = NIC_EXEC_EVENT },
+	                       .exec = NIC_EXEC_EVENT,
+	                       .access = READ,
+	                       .order = NIC_ORDER_PAYLOADS,
+	                       .counter = SOFTDOCA_OP_SYNC_EVENT_GET },
 	[NIC_OP_EVENT_SET] = { .name = "EVENT_SET",
 	                       .size = NIC_WIRE_RDMA_EXT + 8,
 	                       .flags = REQ | NIC_OPF_EVENT,
 	                       .operands = 1,
 	                       .answer = NIC_OP_EVENT_RESP,
-	                       .exec = NIC_EXEC_EVENT },
+	                       .exec = NIC_EXEC_EVENT,
+	                       .access = WRITE,
+	                       .order = NIC_ORDER_PAYLOADS,
+	                       .counter = SOFTDOCA_OP_SYNC_EVENT_SET },
 	[NIC_OP_EVENT_ADD] = { .name = "EVENT_ADD",
 	                       .size = NIC_WIRE_RDMA_EXT + 8,
 	                       .flags = REQ | NIC_OPF_EVENT,
 	                       .operands = 1,
 	                       .answer = NIC_OP_EVENT_RESP,
-	                       .exec = NIC_EXEC_EVENT },
+	                       .exec = NIC_EXEC_EVENT,
+	                       .access = ATOMIC,
+	                       .order = NIC_ORDER_PAYLOADS,
+	                       .counter = SOFTDOCA_OP_SYNC_EVENT_ADD },
 	/* answers */
 	[NIC_OP_ACK] = { .name = "ACK", .size = NIC_WIRE_COMMON },
 	[NIC_OP_NAK] = { .name = "NAK",
@@ -115,6 +139,15 @@ const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES] = {
 #undef WRITE
 #undef ATOMIC
 #undef REQ
+
+/* The public counters (softdoca.h) have one slot per request opcode, the
+ * one its row names (.counter): a request added without a slot of its own
+ * fails here, and tests/unit/test_wire.c checks that the rows name every
+ * slot once. */
+_Static_assert(NIC_OP_REQUESTS_END - 1 == SOFTDOCA_NUM_OP_TYPES,
+               "one operation type in enum softdoca_op_type per request opcode");
+_Static_assert(NIC_OP_REQUESTS_END <= NIC_OP_ACK, "requests come before answers");
+_Static_assert(SOFTDOCA_NUM_OP_TYPES <= UINT8_MAX, "a row's counter is a uint8_t");
 
 _Static_assert(NIC_WIRE_RDMA_EXT + 16 + NIC_WIRE_ACK_EXT <= NIC_WIRE_MAX_HDR,
                "largest header must fit NIC_WIRE_MAX_HDR");

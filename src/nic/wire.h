@@ -55,6 +55,7 @@ enum nic_opcode {
 	NIC_OP_EVENT_GET = 8, /* a sync event's value: get, set (its first len bytes), add */
 	NIC_OP_EVENT_SET = 9,
 	NIC_OP_EVENT_ADD = 10,
+	NIC_OP_REQUESTS_END, /* a request is added above: one more public counter (wire.c) */
 	/* replies */
 	NIC_OP_ACK = 16,
 	NIC_OP_NAK = 17,
@@ -126,6 +127,16 @@ enum nic_exec {
 	NIC_EXEC_EVENT,  /* a sync event's get, set or add, answered with value and status */
 };
 
+/* What a request waits for while transfers of the requests before it are
+ * still moving (landing.c): the responder's ordering rule. */
+enum nic_order {
+	NIC_ORDER_NONE,     /* not a request */
+	NIC_ORDER_PAYLOADS, /* payloads still landing (a send: into its own receive) */
+	NIC_ORDER_WRITE,    /* a write: those, or only the bytes it meets (rendezvous) */
+	NIC_ORDER_TARGET,   /* payloads landing, or a transfer meeting its target bytes */
+	NIC_ORDER_READ,     /* payloads landing, or too many read responses leaving */
+};
+
 /* What a receive reports when a request consumed it. */
 enum nic_recv_kind {
 	NIC_RECV_SEND,
@@ -135,8 +146,10 @@ enum nic_recv_kind {
 
 /* Everything about an opcode, in one row of nic_opcodes[] (wire.c): its
  * header layout, its traits, and for a request what answers it, how the
- * responder executes it and what the connection must allow. The
- * requester, responder, completer and decoder read their rules here. */
+ * responder orders and executes it, what access it needs and where it
+ * counts. The requester, responder, completer, decoder and counters read
+ * their rules here; only answers and control messages are told apart by
+ * opcode (completer.c, worker.c), as in rxe. */
 struct nic_opcode_info {
 	const char *name;     /* for logs and traces; NULL: no such opcode */
 	uint8_t size;         /* header bytes without a piggybacked ACK */
@@ -148,7 +161,11 @@ struct nic_opcode_info {
 	uint8_t recv_kind;    /* NIC_OPF_RECV: enum nic_recv_kind */
 	uint8_t syndrome_at;  /* NIC_OPF_SYNDROME: its offset */
 	uint8_t min_syndrome; /* ... and its least value (a NAK's is never 0) */
-	uint32_t access;      /* request: DOCA_ACCESS_FLAG_RDMA_* it needs (0: none) */
+	uint8_t order;        /* request: enum nic_order */
+	uint8_t counter;      /* request: enum softdoca_op_type, its slot in the counters */
+	/* request: the DOCA_ACCESS_FLAG_RDMA_* it needs (0: none) of the key
+	 * it names and, with NIC_OPF_RKEY (RDMA on an mmap), of the connection */
+	uint32_t access;
 };
 
 extern const struct nic_opcode_info nic_opcodes[NIC_WIRE_OPCODES];

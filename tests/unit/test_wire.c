@@ -1,9 +1,12 @@
 /*
  * Unit tests: the soft NIC's message headers (src/nic/wire.c) - every opcode
- * round-trips, a piggybacked ACK rides on requests only, and malformed
- * headers are refused before any field is used.
+ * round-trips, a piggybacked ACK rides on requests only, malformed
+ * headers are refused before any field is used, and every request's row
+ * has all its traits (order, counter slot, execute step, answer).
  */
 #include <string.h>
+
+#include <softdoca.h>
 
 #include "core/bytes.h"
 #include "nic/wire.h"
@@ -194,6 +197,39 @@ static void test_malformed(void **state)
 	}
 }
 
+/* The rows a request needs that C cannot check at compile time: each
+ * request counts in a public slot of its own (softdoca.h), and has an
+ * ordering rule, an execute step and an answer; nothing else has them. */
+static void test_request_rows(void **state)
+{
+	bool slot_taken[SOFTDOCA_NUM_OP_TYPES] = { false };
+
+	(void)state;
+	for (unsigned int op = 0; op < NIC_WIRE_OPCODES; op++) {
+		const struct nic_opcode_info *row = &nic_opcodes[op];
+
+		if (!nic_op_is_request((uint8_t)op)) {
+			assert_int_equal(row->order, NIC_ORDER_NONE);
+			assert_int_equal(row->exec, NIC_EXEC_NONE);
+			assert_int_equal(row->access, 0);
+			continue;
+		}
+		assert_non_null(row->name);
+		assert_true(op < NIC_OP_REQUESTS_END);
+		assert_int_not_equal(row->order, NIC_ORDER_NONE);
+		assert_int_not_equal(row->exec, NIC_EXEC_NONE);
+		assert_int_not_equal(row->answer, 0);
+		assert_true(row->counter < SOFTDOCA_NUM_OP_TYPES);
+		assert_false(slot_taken[row->counter]);
+		slot_taken[row->counter] = true;
+		/* RDMA on an mmap and sync events name the access they need */
+		if (row->flags & (NIC_OPF_RKEY | NIC_OPF_EVENT))
+			assert_int_not_equal(row->access, 0);
+	}
+	for (int slot = 0; slot < SOFTDOCA_NUM_OP_TYPES; slot++)
+		assert_true(slot_taken[slot]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_piggybacked_ack),
 		cmocka_unit_test(test_ack_flag_only_on_requests),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_request_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
