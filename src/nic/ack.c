@@ -37,6 +37,7 @@ void nic_ack_flush(struct nic_qp *qp)
 {
 	uint32_t seq;
 
+	nic_assert_locked(qp->worker);
 	if (nic_ack_take(qp, &seq) && qp->state == NIC_QP_RTS)
 		nic_resp_answer(qp, NIC_OP_ACK, seq);
 }

@@ -105,6 +105,7 @@ static void on_request(void *arg, struct xport_conn_request *xreq)
 	size_t info_len, pd_len;
 	struct nic_cm_request *r;
 
+	nic_assert_locked(l->worker);
 	if (nic_cm_data_parse(xreq->data, xreq->data_len, &info, &info_len, &pd, &pd_len) !=
 	    DOCA_SUCCESS) {
 		SDOCA_WARN("port %u: refused a connection request with malformed data",
@@ -217,6 +218,7 @@ static void unreached(struct nic_qp *qp, doca_error_t status, const char *why)
 {
 	struct xport_ep *ep = qp->ep;
 
+	nic_assert_locked(qp->worker);
 	SDOCA_INFO("QP %u: connecting through a listener failed: %s", qp->wire_id, why);
 	qp->cm_connecting = false;
 	qp->state = NIC_QP_ERROR;
@@ -234,6 +236,7 @@ static void on_answer(void *arg, doca_error_t status, const void *data, size_t l
 	const uint8_t *info, *pd;
 	size_t info_len, pd_len;
 
+	nic_assert_locked(qp->worker);
 	if (!qp->cm_connecting || qp->state != NIC_QP_INIT)
 		return;
 	if (status != DOCA_SUCCESS) {
@@ -284,6 +287,7 @@ doca_error_t nic_qp_connect_to(struct nic_qp *qp, const struct sockaddr *addr, s
 
 void nic_cm_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 {
+	nic_assert_locked(qp->worker);
 	if (qp->state != NIC_QP_INIT) {
 		qp->cm_connecting = false;
 		return;

@@ -243,6 +243,7 @@ bool nic_comp_reply(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx 
 {
 	struct nic_wqe *wqe;
 
+	nic_assert_locked(qp->worker);
 	if (m->opcode == NIC_OP_RNR_WAIT) {
 		qp->counters.rnr_notices++;
 		return false; /* the responder is alive; hearing it reset the timeout */
@@ -303,6 +304,7 @@ void nic_comp_flush(struct nic_qp *qp, doca_error_t status)
 	struct nic_wqe *wqe;
 	bool broken = false;
 
+	nic_assert_locked(qp->worker);
 	nic_ack_settle(qp);
 	STAILQ_FOREACH(wqe, &qp->req.inflight, link)
 	{
@@ -351,6 +353,7 @@ void nic_comp_give_up(struct nic_qp *qp, const char *why)
 {
 	struct nic_wqe *wqe = oldest_unanswered(qp);
 
+	nic_assert_locked(qp->worker);
 	if (wqe) {
 		wqe->answered = true;
 		wqe->status = DOCA_ERROR_TIME_OUT;

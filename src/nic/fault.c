@@ -159,6 +159,7 @@ bool nic_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_
 	uint64_t now = nic_now_ns();
 	int i;
 
+	nic_assert_locked(qp->worker);
 	*kept = false;
 	if (f->vanish_until) {
 		if (now < f->vanish_until)
@@ -222,8 +223,10 @@ lost:
 
 bool nic_fault_post(struct nic_qp *qp)
 {
-	int i = fires(qp, 1u << SDOCA_FAULT_BREAK);
+	int i;
 
+	nic_assert_locked(qp->worker);
+	i = fires(qp, 1u << SDOCA_FAULT_BREAK);
 	if (i < 0)
 		return false;
 	injected(qp, (uint32_t)i, "the connection breaks (transport retries exhausted)");
@@ -244,6 +247,7 @@ void nic_fault_timers(struct nic_qp *qp, uint64_t now, uint64_t *next)
 	struct nic_fault *f = qp->fault;
 	struct nic_held *h;
 
+	nic_assert_locked(qp->worker);
 	nic_qp_get(qp); /* a message delivered may fail it; freed after */
 	if (f->rnr_until && now >= f->rnr_until) {
 		bool waited = qp->resp.waiting_recv;

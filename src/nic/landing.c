@@ -44,6 +44,7 @@ static void track(struct nic_qp *qp, struct nic_landing *l)
 void nic_landing_landed(struct nic_qp *qp, const struct nic_msg *m,
                         const struct sdoca_key *held_key, struct nic_wqe *recv, doca_error_t status)
 {
+	nic_assert_locked(qp->worker);
 	if (held_key)
 		sdoca_keys_release(held_key);
 	if (status == DOCA_SUCCESS && qp->state == NIC_QP_RTS) {
@@ -226,6 +227,7 @@ void nic_resp_abandon(struct nic_qp *qp)
 	struct nic_resp *resp = &qp->resp;
 	struct nic_landing *l;
 
+	nic_assert_locked(qp->worker);
 	/* The caller holds a reference of its own (nic_qp_fail, nic_qp_destroy),
 	 * so none of these puts frees the QP. */
 	while ((l = LIST_FIRST(&resp->moving))) {

@@ -31,6 +31,8 @@
 #ifndef SDOCA_NIC_NIC_H_
 #define SDOCA_NIC_NIC_H_
 
+#include <assert.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <sys/queue.h>
@@ -312,6 +314,10 @@ SLIST_HEAD(nic_qp_list, nic_qp);
 struct nic_worker {
 	_Atomic bool lock;             /* see nic_lock() */
 	_Atomic uint32_t lock_waiters; /* threads in nic_lock()'s slow path */
+	/* The thread holding the lock, 0 when none: set in a debug build only,
+	 * for nic_assert_locked() (the field is always there, so every file
+	 * agrees on the struct whatever its NDEBUG). */
+	_Atomic uintptr_t lock_owner;
 	struct xport_worker *xport;
 	struct doca_pe *pe;
 	struct doca_dev *dev;
@@ -355,11 +361,6 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
 /* Calls fn for every worker, its lock held (and the list's). */
 void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);
-/* The QP with this wire id, or NULL (lock held). */
-static inline struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id)
-{
-	return wire_id < worker->num_qp_slots ? worker->qps[wire_id] : NULL;
-}
 /* Hands a message from the QP's peer to the responder or the completer; true
  * if it kept the transport's rx. */
 bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
@@ -376,10 +377,41 @@ void nic_worker_unwatch_peer(struct nic_qp *qp);
  * which waits for the stores before it - the message just written into the
  * peer's shared-memory FIFO (bench/RESULTS.md). A waiter spins a little,
  * then yields the core. */
+#ifndef NDEBUG
+static inline uintptr_t nic_lock_self(void)
+{
+	return (uintptr_t)pthread_self();
+}
+#endif
+
+/* What a function that says "lock held" requires, checked in a debug build
+ * (as the kernel's lockdep_assert_held): the calling thread holds the
+ * worker's lock. Only the holder stores its own id, and clears it before
+ * releasing, so a thread reads its id there only while it holds the lock.
+ * Nothing in a release build (NDEBUG): the data path pays nothing. */
+#ifndef NDEBUG
+/* Says who holds the lock (0: nobody) and where it was required, with a
+ * backtrace, and aborts. */
+_Noreturn void nic_lock_not_held(const struct nic_worker *w, const char *func, const char *file,
+                                 int line);
+#define nic_assert_locked(w)                                                               \
+	((atomic_load_explicit(&(w)->lock_owner, memory_order_relaxed) == nic_lock_self()) \
+	         ? (void)0                                                                 \
+	         : nic_lock_not_held((w), __func__, __FILE__, __LINE__))
+#else
+#define nic_assert_locked(w) ((void)0)
+#endif
+
 static inline bool nic_trylock(struct nic_worker *w)
 {
-	return !atomic_load_explicit(&w->lock, memory_order_relaxed) &&
-	       !atomic_exchange_explicit(&w->lock, true, memory_order_acquire);
+	bool taken = !atomic_load_explicit(&w->lock, memory_order_relaxed) &&
+	             !atomic_exchange_explicit(&w->lock, true, memory_order_acquire);
+
+#ifndef NDEBUG
+	if (taken)
+		atomic_store_explicit(&w->lock_owner, nic_lock_self(), memory_order_relaxed);
+#endif
+	return taken;
 }
 
 static inline void nic_lock(struct nic_worker *w)
@@ -400,7 +432,18 @@ static inline void nic_lock(struct nic_worker *w)
 
 static inline void nic_unlock(struct nic_worker *w)
 {
+#ifndef NDEBUG
+	nic_assert_locked(w);
+	atomic_store_explicit(&w->lock_owner, 0, memory_order_relaxed);
+#endif
 	atomic_store_explicit(&w->lock, false, memory_order_release);
+}
+
+/* The QP with this wire id, or NULL (lock held). */
+static inline struct nic_qp *nic_worker_find_qp(struct nic_worker *worker, uint32_t wire_id)
+{
+	nic_assert_locked(worker);
+	return wire_id < worker->num_qp_slots ? worker->qps[wire_id] : NULL;
 }
 
 static inline uint64_t nic_now_ns(void)
@@ -456,10 +499,13 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m);
 void nic_qp_free(struct nic_qp *qp);
 static inline void nic_qp_get(struct nic_qp *qp)
 {
+	nic_assert_locked(qp->worker);
 	qp->refs++;
 }
 static inline void nic_qp_put_n(struct nic_qp *qp, uint32_t n)
 {
+	nic_assert_locked(qp->worker);
+	assert(qp->refs >= n);
 	qp->refs -= n;
 	if (qp->refs == 0)
 		nic_qp_free(qp);
@@ -570,6 +616,7 @@ void nic_comp_ack(struct nic_qp *qp, uint32_t seq);
  * next request or answer, or at the next progress or service-thread look. */
 static inline void nic_ack_defer(struct nic_qp *qp, uint32_t seq)
 {
+	nic_assert_locked(qp->worker);
 	qp->ack.pending = true;
 	qp->ack.seq = seq;
 	nic_ack_list(qp);
@@ -589,6 +636,7 @@ static inline void nic_ack_unlist(struct nic_qp *qp)
  * there was one. */
 static inline bool nic_ack_take(struct nic_qp *qp, uint32_t *seq)
 {
+	nic_assert_locked(qp->worker);
 	if (!qp->ack.pending)
 		return false;
 	qp->ack.pending = false;

@@ -188,6 +188,7 @@ void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 	struct nic_msg hello = { .opcode = NIC_OP_HELLO };
 	bool local = same_host(info);
 
+	nic_assert_locked(qp->worker);
 	qp->peer.node = sdoca_get_le64(info + INFO_NODE);
 	qp->peer.pid = sdoca_get_le32(info + INFO_PID);
 	qp->peer.wire_id = sdoca_get_le32(info + INFO_WIRE_ID);
@@ -250,6 +251,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 
 void nic_qp_peer_up(struct nic_qp *qp)
 {
+	nic_assert_locked(qp->worker);
 	qp->peer.up = true;
 	if (qp->told_up || qp->state != NIC_QP_RTS || qp->detached)
 		return;
@@ -260,6 +262,7 @@ void nic_qp_peer_up(struct nic_qp *qp)
 
 void nic_qp_tell_down(struct nic_qp *qp, enum nic_qp_down why, doca_error_t status)
 {
+	nic_assert_locked(qp->worker);
 	if (qp->told_down || qp->detached)
 		return;
 	qp->told_down = true;
@@ -286,6 +289,7 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 	struct control *c;
 	size_t len;
 
+	nic_assert_locked(qp->worker);
 	if (!qp->ep)
 		return;
 	if (m->opcode != NIC_OP_ACK)
@@ -317,6 +321,7 @@ static void close_transport(struct nic_qp *qp, bool force)
 
 void nic_qp_free(struct nic_qp *qp)
 {
+	nic_assert_locked(qp->worker);
 	nic_stats_retire(qp->worker, &qp->counters);
 	if (qp->fault)
 		nic_fault_detach(qp);
@@ -337,6 +342,7 @@ void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out)
 
 void nic_qp_fail(struct nic_qp *qp, doca_error_t status, bool drop_transport, const char *why)
 {
+	nic_assert_locked(qp->worker);
 	if (qp->state == NIC_QP_ERROR) {
 		if (drop_transport)
 			close_transport(qp, true);
@@ -370,6 +376,7 @@ void nic_qp_peer_lost(struct nic_qp *qp, const char *how)
 {
 	char why[96];
 
+	nic_assert_locked(qp->worker);
 	if (qp->state == NIC_QP_CLOSED || qp->state == NIC_QP_ERROR) {
 		/* It said goodbye before it left: nothing failed. */
 		close_transport(qp, true);

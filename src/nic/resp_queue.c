@@ -142,6 +142,7 @@ bool nic_resp_request(struct nic_qp *qp, const struct nic_msg *m, struct xport_r
 {
 	bool kept;
 
+	nic_assert_locked(qp->worker);
 	if (qp->state == NIC_QP_ERROR || qp->state == NIC_QP_CLOSED || qp->resp.refusal) {
 		xport_rx_release(qp->worker->xport, rx);
 		return false;
@@ -159,6 +160,7 @@ void nic_resp_drain(struct nic_qp *qp)
 	struct nic_resp *resp = &qp->resp;
 	struct nic_held *h;
 
+	nic_assert_locked(qp->worker);
 	while ((h = STAILQ_FIRST(&resp->held)) && !nic_resp_must_wait(qp, &h->msg, &h->rx) &&
 	       qp->state == NIC_QP_RTS) {
 		STAILQ_REMOVE_HEAD(&resp->held, link);
@@ -188,6 +190,7 @@ static void drop_list(struct nic_qp *qp, struct nic_held_list *list)
 
 void nic_resp_drop_held(struct nic_qp *qp)
 {
+	nic_assert_locked(qp->worker);
 	drop_list(qp, &qp->resp.held);
 	drop_list(qp, &qp->resp.early);
 	drop_list(qp, &qp->resp.unverified);
@@ -207,6 +210,7 @@ void nic_resp_connected(struct nic_qp *qp)
 	uint64_t waited =
 	        resp->unconnected_since_ns ? nic_now_ns() - resp->unconnected_since_ns : 0;
 
+	nic_assert_locked(qp->worker);
 	resp->unconnected_since_ns = 0;
 	/* The requester gave up on requests that waited longer than its RNR
 	 * retries allow (completer.c): they are refused, never executed late. */
@@ -226,6 +230,7 @@ void nic_resp_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns)
 	struct nic_held *first = STAILQ_FIRST(&resp->held);
 	uint64_t limit, notice;
 
+	nic_assert_locked(qp->worker);
 	if (!resp->waiting_recv || !first || qp->state != NIC_QP_RTS)
 		return;
 	if (qp->peer.rnr_retry != NIC_RNR_INFINITE) {

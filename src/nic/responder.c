@@ -89,6 +89,7 @@ void nic_resp_nak(struct nic_qp *qp, uint32_t seq, uint32_t syndrome, const char
 {
 	struct nic_msg m = { .opcode = NIC_OP_NAK, .seq = seq, .syndrome = syndrome };
 
+	nic_assert_locked(qp->worker);
 	qp->resp.refusal = 0;
 	nic_qp_send_control(qp, &m);
 	qp->counters.naks_sent_by_syndrome[syndrome]++;
@@ -99,6 +100,7 @@ void nic_resp_refusal_due(struct nic_qp *qp)
 {
 	struct nic_resp *resp = &qp->resp;
 
+	nic_assert_locked(qp->worker);
 	if (SDOCA_UNLIKELY(resp->refusal) && resp->placing == 0 && resp->reads_leaving == 0 &&
 	    qp->state == NIC_QP_RTS)
 		nic_resp_nak(qp, resp->refusal_seq, errors[resp->refusal].syndrome,
@@ -173,6 +175,7 @@ static SDOCA_ALWAYS_INLINE enum resp_result check_rkey(struct resp *r)
 void nic_resp_finish_recv(struct nic_qp *qp, struct nic_wqe *recv, const struct nic_msg *m,
                           doca_error_t status)
 {
+	nic_assert_locked(qp->worker);
 	recv->result_len = m->len;
 	recv->result_kind = nic_op(m->opcode)->recv_kind;
 	memcpy(recv->result_imm, m->imm, sizeof(recv->result_imm));

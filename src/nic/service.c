@@ -112,6 +112,7 @@ static enum spin_end spin(struct nic_worker *w)
 	uint64_t polls = atomic_load(&w->app_polls), wakes = sdoca_sync_event_wakes(), start, last;
 	bool caught = false;
 
+	nic_assert_locked(w);
 	if (!xport_worker_progress(w->xport))
 		return SPIN_QUIET; /* no traffic: nothing to wait for */
 	if (w->spin_ns == 0) {
@@ -352,7 +353,7 @@ fail:
 	return DOCA_ERROR_OPERATING_SYSTEM;
 }
 
-/* Lock held: the thread's epoll set gets the worker's transport fd. */
+/* svc.lock held: the thread's epoll set gets the worker's transport fd. */
 static doca_error_t watch_worker(struct nic_worker *worker)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = EV_WORKER };
@@ -365,7 +366,7 @@ static doca_error_t watch_worker(struct nic_worker *worker)
 	return DOCA_SUCCESS;
 }
 
-/* Lock held: true when nothing needs the thread any more; it is then told
+/* svc.lock held: true when nothing needs the thread any more; it is then told
  * to stop, and the caller calls stop_thread() once it released the lock. */
 static bool stop_if_unused_locked(void)
 {

@@ -60,6 +60,7 @@ struct nic_wqe *nic_srq_take(struct nic_srq *srq)
 {
 	struct nic_wqe *recv = STAILQ_FIRST(&srq->recvs);
 
+	nic_assert_locked(srq->worker);
 	STAILQ_REMOVE_HEAD(&srq->recvs, link);
 	srq->count--;
 	return recv;
@@ -67,6 +68,7 @@ struct nic_wqe *nic_srq_take(struct nic_srq *srq)
 
 void nic_srq_wait(struct nic_srq *srq, struct nic_qp *qp)
 {
+	nic_assert_locked(srq->worker);
 	if (!qp->resp.waiting_recv) {
 		TAILQ_INSERT_TAIL(&srq->waiters, qp, resp.waiter);
 		qp->resp.waiting_recv = true;
@@ -75,6 +77,7 @@ void nic_srq_wait(struct nic_srq *srq, struct nic_qp *qp)
 
 void nic_srq_leave(struct nic_srq *srq, struct nic_qp *qp)
 {
+	nic_assert_locked(srq->worker);
 	if (qp->resp.waiting_recv) {
 		TAILQ_REMOVE(&srq->waiters, qp, resp.waiter);
 		qp->resp.waiting_recv = false;

@@ -92,6 +92,7 @@ void nic_stats_retire(const struct nic_worker *w, const struct softdoca_rdma_cou
 {
 	struct retired *r;
 
+	nic_assert_locked(w);
 	pthread_mutex_lock(&retired.lock);
 	r = find(w->dev->info.ibdev_name, true);
 	if (r) /* out of memory: the device's history loses these */

@@ -11,6 +11,7 @@
  * through their process (pidfd), so that their death shows at once.
  */
 #include <errno.h>
+#include <execinfo.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -108,6 +109,7 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 	struct nic_msg m;
 	struct nic_qp *qp;
 
+	nic_assert_locked(w);
 	if (nic_wire_decode(hdr, hdr_len, rx->len, &m) != DOCA_SUCCESS) {
 		malformed(w, hdr, hdr_len, rx);
 		xport_rx_release(w->xport, rx);
@@ -128,6 +130,7 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 
 bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
+	nic_assert_locked(qp->worker);
 	qp->peer.heard = true;
 	if (SDOCA_UNLIKELY(!qp->peer.up))
 		nic_qp_peer_up(qp);
@@ -243,7 +246,13 @@ void nic_worker_put(struct nic_worker *worker)
 
 	drain_qps(worker);
 	nic_service_remove(worker);
+	/* Closing the transport progresses it: messages still arriving reach
+	 * the receive callback, which runs under the lock as everywhere else
+	 * (no other thread can reach the worker now; the lock is for the
+	 * callbacks' contract, checked by nic_assert_locked). */
+	nic_lock(worker);
 	xport_worker_destroy(worker->xport);
+	nic_unlock(worker);
 	sdoca_dev_put(worker->dev);
 	free(worker->qps);
 	free(worker);
@@ -307,6 +316,7 @@ static bool peer_exited(const struct nic_qp *qp)
 
 void nic_worker_settle_losses(struct nic_worker *w, bool peers)
 {
+	nic_assert_locked(w);
 	/* A pidfd fires or the transport fails the endpoint possibly before the
 	 * peer's last messages (an ACK, its goodbye) were read: read them first. */
 	while (xport_worker_progress(w->xport))
@@ -412,6 +422,7 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 {
 	uint64_t next = UINT64_MAX;
 
+	nic_assert_locked(worker);
 	for (uint32_t i = 0; i < worker->num_qp_slots; i++) {
 		struct nic_qp *qp = worker->qps[i];
 
@@ -431,3 +442,19 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 	}
 	return next;
 }
+
+#ifndef NDEBUG
+_Noreturn void nic_lock_not_held(const struct nic_worker *w, const char *func, const char *file,
+                                 int line)
+{
+	void *frames[32];
+	int n = backtrace(frames, 32);
+
+	fprintf(stderr,
+	        "%s:%d: %s: the worker lock is not held by this thread (0x%lx); holder 0x%lx\n",
+	        file, line, func, (unsigned long)nic_lock_self(),
+	        (unsigned long)atomic_load(&w->lock_owner));
+	backtrace_symbols_fd(frames, n, 2);
+	abort();
+}
+#endif

@@ -86,6 +86,7 @@ struct doca_rdma_connection *rdma_conn_alloc(struct doca_rdma *rdma, enum rdma_c
 {
 	struct doca_rdma_connection *conn;
 
+	nic_assert_locked(rdma->worker);
 	if (rdma->live >= rdma->max_num_connections || rdma->num_free == 0)
 		return NULL;
 	conn = &rdma->conns[rdma->free_slots[rdma->free_head]];
@@ -113,6 +114,7 @@ static void release(struct doca_rdma_connection *conn)
 {
 	struct doca_rdma *rdma = conn->rdma;
 
+	nic_assert_locked(rdma->worker);
 	if (conn->state == RDMA_CONN_FREE)
 		return;
 	free(conn->blob);
@@ -128,6 +130,7 @@ static void release(struct doca_rdma_connection *conn)
 
 void rdma_conn_finish(struct doca_rdma_connection *conn)
 {
+	nic_assert_locked(conn->rdma->worker);
 	conn->finished = true;
 	if (conn->queued == 0)
 		release(conn);
@@ -135,6 +138,7 @@ void rdma_conn_finish(struct doca_rdma_connection *conn)
 
 void rdma_conn_push(struct doca_rdma_connection *conn, enum rdma_conn_event_kind kind)
 {
+	nic_assert_locked(conn->rdma->worker);
 	conn->queued++;
 	sdoca_event_push(&conn->rdma->ctx, &conn->events[kind].base);
 }
@@ -145,6 +149,7 @@ static void qp_up(void *owner, const void *private_data, size_t len)
 {
 	struct doca_rdma_connection *conn = owner;
 
+	nic_assert_locked(conn->rdma->worker);
 	if (conn->state != RDMA_CONN_CONNECTING)
 		return;
 	if (len > RDMA_PRIVATE_DATA_MAX)
@@ -163,6 +168,7 @@ static void qp_down(void *owner, enum nic_qp_down why, doca_error_t status)
 	struct doca_rdma *rdma = conn->rdma;
 	bool left = why == NIC_DOWN_PEER_LEFT && conn->state == RDMA_CONN_ESTABLISHED;
 
+	nic_assert_locked(rdma->worker);
 	if (conn->state != RDMA_CONN_CONNECTING && conn->state != RDMA_CONN_ESTABLISHED)
 		return;
 	conn->state = left ? RDMA_CONN_CLOSED : RDMA_CONN_FAILED;

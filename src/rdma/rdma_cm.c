@@ -175,6 +175,7 @@ static bool on_request(void *arg, struct nic_cm_request *request, const void *pr
 	struct doca_rdma *rdma = l->rdma;
 	struct doca_rdma_connection *conn;
 
+	nic_assert_locked(l->rdma->worker);
 	if (l->closing || !can_connect(rdma))
 		return false;
 	conn = rdma_conn_alloc(rdma, RDMA_CONN_REQUESTED);
@@ -407,6 +408,7 @@ static struct nic_cm_request *take_request(struct doca_rdma_connection *conn,
 {
 	struct nic_cm_request *request = conn->request;
 
+	nic_assert_locked(conn->rdma->worker);
 	if (conn->state != RDMA_CONN_REQUESTED)
 		return NULL;
 	conn->request = NULL;

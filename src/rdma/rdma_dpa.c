@@ -145,6 +145,7 @@ static void push(struct rdma_dpa *path, const struct sdoca_dpa_cqe *cqe)
 {
 	struct sdoca_cq_sink *sink = path->rdma->dpa_sink;
 
+	nic_assert_locked(path->rdma->worker);
 	if (sink)
 		sink->push(sink, cqe);
 }
