@@ -1,4 +1,5 @@
 /*
+ * doca_argp registry: init/destroy, callbacks and generic flags.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

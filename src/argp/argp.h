@@ -1,4 +1,5 @@
 /*
+ * doca_argp internals shared by the files of src/argp.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * doca_argp commands and subcommands (DOCA 3.0).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

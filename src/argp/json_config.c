@@ -1,4 +1,5 @@
 /*
+ * -j/--json FILE: the program's flags read from a JSON file.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

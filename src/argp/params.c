@@ -1,4 +1,5 @@
 /*
+ * doca_argp parameters: creation, setters, registration, look-up.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * doca_argp_start: reads the command line and hands out the values.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,8 +1,7 @@
 /*
+ * doca_argp help (-h, doca_argp_usage) and version (-v) text.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_argp help (-h, doca_argp_usage) and version (-v) text.
  */
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /*
+ * doca_argp values: checked against the parameter type, then delivered.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

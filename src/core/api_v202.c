@@ -1,4 +1,5 @@
 /*
+ * DOCA 2.2 forms of the Core calls that DOCA 2.5 renamed or changed.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

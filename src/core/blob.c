@@ -1,8 +1,7 @@
 /*
+ * Export-blob envelope and the process's node id.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Export-blob envelope and the process's node id.
  */
 #include <pthread.h>
 #include <stdatomic.h>

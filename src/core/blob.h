@@ -1,8 +1,7 @@
 /*
+ * The envelope of every export blob (mmap, RDMA connection, sync event).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * The envelope of every export blob (mmap, RDMA connection, sync event).
  *
  *   offset size
  *   0      4    magic "SDCA"

@@ -1,8 +1,7 @@
 /*
+ * doca_buf: data section, reference counts and lists.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_buf: data section, reference counts and lists.
  *
  * DOCA leaves out-of-range set_data/set_data_len undefined; softdoca checks
  * the range and refuses with INVALID_VALUE instead.

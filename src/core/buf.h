@@ -1,8 +1,7 @@
 /*
+ * Buffers, the inventories they come from, and buffer lists.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Buffers, the inventories they come from, and buffer lists.
  *
  * A list is a chain of buffers through "next". Only the head counts
  * references, knows the list length and its tail; other elements always

@@ -1,4 +1,5 @@
 /*
+ * doca_buf_arr: arrays of equal buffers laid end to end in an mmap.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

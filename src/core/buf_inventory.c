@@ -1,8 +1,7 @@
 /*
+ * doca_buf_inventory: a pool of buffer descriptors.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_buf_inventory: a pool of buffer descriptors.
  */
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -1,8 +1,7 @@
 /*
+ * doca_buf_pool: fixed-size buffers carved from one mmap at start.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_buf_pool: fixed-size buffers carved from one mmap at start.
  */
 #include <stdlib.h>
 

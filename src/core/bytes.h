@@ -1,8 +1,7 @@
 /*
+ * Little-endian encoding of integers in blobs and wire messages.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Little-endian encoding of integers in blobs and wire messages.
  */
 #ifndef SDOCA_CORE_BYTES_H_
 #define SDOCA_CORE_BYTES_H_

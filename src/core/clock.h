@@ -1,4 +1,5 @@
 /*
+ * Monotonic nanosecond clock and the spin pause, for every layer.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

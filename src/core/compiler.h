@@ -1,8 +1,7 @@
 /*
+ * Small compiler helpers used by every module.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Small compiler helpers used by every module.
  */
 #ifndef SDOCA_CORE_COMPILER_H_
 #define SDOCA_CORE_COMPILER_H_

@@ -1,4 +1,5 @@
 /*
+ * doca_ctx: the context state machine (idle, starting, running, stopping).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

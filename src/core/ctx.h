@@ -1,8 +1,7 @@
 /*
+ * Contexts and tasks: the framework every softdoca library builds on.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Contexts and tasks: the framework every softdoca library builds on.
  *
  * A library context (doca_rdma, doca_sync_event, ...) embeds struct doca_ctx
  * and gives it a table of operations. Each task type is described once by a

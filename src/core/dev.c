@@ -1,8 +1,7 @@
 /*
+ * Devices from the machine's network interfaces.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Devices from the machine's network interfaces.
  *
  * Every interface that is up and has an IP address becomes a device named
  * "sdoca_<ifname>", in interface-index order. SOFTDOCA_DEVICES picks the

@@ -1,8 +1,7 @@
 /*
+ * Devices: one per usable network interface.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Devices: one per usable network interface.
  */
 #ifndef SDOCA_CORE_DEV_H_
 #define SDOCA_CORE_DEV_H_

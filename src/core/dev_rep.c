@@ -1,4 +1,5 @@
 /*
+ * Device representors: none exist, every call says so.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

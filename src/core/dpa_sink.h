@@ -1,4 +1,5 @@
 /*
+ * What lower layers need of DPA objects without seeing their types.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

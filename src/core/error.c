@@ -1,8 +1,7 @@
 /*
+ * Names and descriptions of doca_error_t values.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Names and descriptions of doca_error_t values.
  */
 #include <doca_error.h>
 

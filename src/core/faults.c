@@ -1,4 +1,5 @@
 /*
+ * Fault injection: the SOFTDOCA_FAULTS specification, parser, faults.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

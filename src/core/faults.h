@@ -1,4 +1,5 @@
 /*
+ * Fault injection (SOFTDOCA_FAULTS, softdoca_faults_set) interface.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,8 +1,7 @@
 /*
+ * Tagged handle tables (handle_table.h).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Tagged handle tables (handle_table.h).
  */
 #include "core/handle_table.h"
 

@@ -1,4 +1,5 @@
 /*
+ * Tagged handles for objects a DPA kernel names by value.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,8 +1,7 @@
 /*
+ * The memory-key table (see keys.h).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * The memory-key table (see keys.h).
  *
  * Slots live in chunks that are allocated on demand and never move or free,
  * so a reader can index them without a lock. Each slot has a live flag and a

@@ -1,8 +1,7 @@
 /*
+ * The memory-key table: what a remote peer may touch in this process.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * The memory-key table: what a remote peer may touch in this process.
  *
  * A key is 128 bits: a 32-bit slot index and a 96-bit tag from getrandom(),
  * so a peer cannot guess a key it was not given. Lookups take no lock: a

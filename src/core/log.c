@@ -1,8 +1,7 @@
 /*
+ * doca_log: sources, backends and level filtering.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_log: sources, backends and level filtering.
  *
  * Application messages reach the application backends whose range
  * [upper, lower] contains their level; SDK messages (softdoca's own) reach

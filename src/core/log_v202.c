@@ -1,4 +1,5 @@
 /*
+ * DOCA 2.2's log API over log.c.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

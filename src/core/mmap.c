@@ -1,8 +1,7 @@
 /*
+ * doca_mmap: registration, permissions, export and import.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_mmap: registration, permissions, export and import.
  *
  * Life cycle: create -> set_memrange / set_permissions / add_dev -> start
  * (registers a memory key) -> buffers, export -> stop (revokes the key) ->

@@ -1,4 +1,5 @@
 /*
+ * Memory maps: local (owning a memory key) and remote (from a blob).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * doca_mmap_advise: the context whose task invalidates cached lines.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

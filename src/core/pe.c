@@ -1,8 +1,7 @@
 /*
+ * doca_pe: progress, completion callbacks and the notification handle.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_pe: progress, completion callbacks and the notification handle.
  */
 #include <errno.h>
 #include <stdint.h>

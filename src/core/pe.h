@@ -1,8 +1,7 @@
 /*
+ * Progress engines.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Progress engines.
  *
  * Completed tasks wait in the PE's completion queue, a lock-free list that
  * any thread (the library's service thread among them) pushes onto.

@@ -1,4 +1,5 @@
 /*
+ * How softdoca's own code logs.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * doca_sync_event: life cycle, locations, export and import.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

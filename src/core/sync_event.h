@@ -1,4 +1,5 @@
 /*
+ * Sync events inside softdoca: what their three source files share.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * Device handles of sync events for DPA kernels.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

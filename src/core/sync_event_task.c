@@ -1,4 +1,5 @@
 /*
+ * A sync event as a DOCA context (doca_sync_event_as_ctx).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * A sync event's value: reads, updates and waiting for a condition.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,8 +1,7 @@
 /*
+ * doca_task: pools, submission and completion, once for every task type.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_task: pools, submission and completion, once for every task type.
  *
  * A task is owned by the application while ALLOCATED and by the library
  * while SUBMITTED; sdoca_task_complete() queues it on its PE, and the

@@ -1,8 +1,7 @@
 /*
+ * Version queries and the softdoca.h introspection calls of Core.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Version queries and the softdoca.h introspection calls of Core.
  */
 #include <doca_version.h>
 #include <softdoca.h>

@@ -1,8 +1,7 @@
 /*
+ * doca_workq, DOCA 2.2's way to run jobs, over the progress engine.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_workq, DOCA 2.2's way to run jobs, over the progress engine.
  *
  * A job becomes a task of its context (the library's sdoca_job_ops turn one
  * into the other); the context's PE (one softdoca made at the 2.2

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: the DPA program and finding its kernels.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

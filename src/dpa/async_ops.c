@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: async ops, every call answers NOT_SUPPORTED.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

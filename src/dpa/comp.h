@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa internals: completion contexts as device calls see them.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

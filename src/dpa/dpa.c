@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: the DPA context, its settings, limits and last error.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa internals: the DPA context and the running execution.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

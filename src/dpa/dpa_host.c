@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: host calls not built yet, and DOCA 2.5's forms.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: what every execution (thread, launch, RPC) shares.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

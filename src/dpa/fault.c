@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: naming a kernel's wild pointer (SIGSEGV, SIGBUS).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: what softdoca-info --pid shows of the process's DPAs.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa internals: the registry softdoca-info --pid reads.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

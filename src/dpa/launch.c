@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: kernel launches (doca_dpa_kernel_launch_update_*).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: DPA memory, identity-mapped host memory.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: doca_dpa_rpc on the calling thread.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

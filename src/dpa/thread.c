@@ -1,4 +1,5 @@
 /*
+ * libdoca_dpa: DPA threads and thread groups.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

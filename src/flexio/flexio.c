@@ -1,4 +1,5 @@
 /*
+ * libflexio: version check and calls meaningless on an emulated DPA.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

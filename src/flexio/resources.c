@@ -1,4 +1,5 @@
 /*
+ * flexio_resources_*: the DPA resources file.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

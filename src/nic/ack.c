@@ -1,8 +1,7 @@
 /*
+ * Acknowledgements, coalesced as RC responders do, both ways.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * Acknowledgements, coalesced as RC responders do, both ways.
  *
  * Sent: the peer's placed writes are acknowledged later, cumulatively -
  * piggybacked on this side's next request on the connection (a ping-pong

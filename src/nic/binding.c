@@ -1,4 +1,5 @@
 /*
+ * Binding a connection to its peer by a shared secret.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

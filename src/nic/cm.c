@@ -1,4 +1,5 @@
 /*
+ * Connecting QPs through a listening port, as RDMA-CM does.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The completer: completes requests in submission order per connection.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The soft NIC's accesses to registered memory for a remote peer.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * Fault injection on connections.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

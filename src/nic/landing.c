@@ -1,4 +1,5 @@
 /*
+ * The responder's transfers still landing or leaving.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

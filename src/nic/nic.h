@@ -1,8 +1,7 @@
 /*
+ * The soft NIC: reliable-connected queue pairs over the transport.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * The soft NIC: reliable-connected queue pairs over the transport.
  *
  *   wire.c       message headers and the opcode table (every opcode's traits)
  *   requester.c  turns work requests into request messages, in sequence

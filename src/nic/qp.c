@@ -1,4 +1,5 @@
 /*
+ * Queue pairs: connection info, connecting, errors and a QP's life.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

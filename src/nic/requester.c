@@ -1,4 +1,5 @@
 /*
+ * The requester: a work request becomes one sequenced message.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

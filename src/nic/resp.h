@@ -1,4 +1,5 @@
 /*
+ * What the responder's three files share.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The responder's queues: a peer's requests run in sequence.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

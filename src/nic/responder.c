@@ -1,4 +1,5 @@
 /*
+ * The responder: checks and executes a request whose turn it is.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The service thread that progresses workers the application leaves.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

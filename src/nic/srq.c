@@ -1,4 +1,5 @@
 /*
+ * The shared receive queue of one RDMA context.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

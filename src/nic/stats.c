@@ -1,4 +1,5 @@
 /*
+ * Counters per QP, by operation type and syndrome.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

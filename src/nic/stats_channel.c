@@ -1,4 +1,5 @@
 /*
+ * The counters channel softdoca-info --pid reads.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

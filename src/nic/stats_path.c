@@ -1,4 +1,5 @@
 /*
+ * Where a process's counters channel lives.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * A process's counters as bytes (the counters snapshot).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * Encoding and validating decoding of soft-NIC message headers.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The soft NIC's messages: header layout, little-endian.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

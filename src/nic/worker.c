@@ -1,4 +1,5 @@
 /*
+ * Workers: one transport worker per progress engine and device.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

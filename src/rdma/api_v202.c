@@ -1,4 +1,5 @@
 /*
+ * DOCA 2.2's RDMA API: jobs, results, states and old query names.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * DOCA 2.5 forms of the calls whose signature changed in DOCA 3.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

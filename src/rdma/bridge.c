@@ -1,4 +1,5 @@
 /*
+ * doca_rdma_bridge.h: verbs interop, none available.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

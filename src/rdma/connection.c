@@ -1,4 +1,5 @@
 /*
+ * RDMA connections: table, life, events and out-of-band export.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The doca_rdma context: properties, capabilities and life cycle.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,8 +1,7 @@
 /*
+ * doca_rdma internals: the context, its connections and its tasks.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * doca_rdma internals: the context, its connections and its tasks.
  *
  * Every RDMA task type has the same object, struct rdma_task (a doca_task,
  * the soft-NIC work request and the DOCA-level fields); the public task

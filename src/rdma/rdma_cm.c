@@ -1,4 +1,5 @@
 /*
+ * RDMA-CM style connections: listen, connect and their callbacks.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * RDMA on the DPA data path: device posts become NIC work requests.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * RDMA on the DPA data path: what the DPA device calls post through.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

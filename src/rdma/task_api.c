@@ -1,4 +1,5 @@
 /*
+ * The public functions of each RDMA task type.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

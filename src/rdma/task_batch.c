@@ -1,4 +1,5 @@
 /*
+ * RDMA task batches (softdoca_rdma_task_batch_*).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

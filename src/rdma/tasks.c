@@ -1,4 +1,5 @@
 /*
+ * The RDMA tasks' one path: one object, one allocate/submit/complete.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The UCX transport instance (xport_ucx_ops): workers and endpoints.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * The UCX instance's objects, shared by ucx.c, ucx_op.c, ucx_cm.c.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

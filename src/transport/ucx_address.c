@@ -1,4 +1,5 @@
 /*
+ * Bounds-checked reading of a peer's UCX worker address.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

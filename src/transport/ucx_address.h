@@ -1,4 +1,5 @@
 /*
+ * A check of a peer's UCX worker address before UCX sees it.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

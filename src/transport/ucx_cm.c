@@ -1,4 +1,5 @@
 /*
+ * Connection set-up for the UCX instance over a TCP handshake.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

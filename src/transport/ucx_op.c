@@ -1,4 +1,5 @@
 /*
+ * UCX requests and the data path of the UCX instance.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

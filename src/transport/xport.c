@@ -1,4 +1,5 @@
 /*
+ * What every transport instance shares, and which one workers use.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

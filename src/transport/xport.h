@@ -1,4 +1,5 @@
 /*
+ * The transport interface under the soft NIC (struct xport_ops).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * dpacc's prelude for its AST pass (clang -ast-dump=json).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

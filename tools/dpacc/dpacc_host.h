@@ -1,4 +1,5 @@
 /*
+ * dpacc's prelude for compiling device sources for the host.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,8 +1,7 @@
 /*
+ * One device's facts, from the calls a DOCA program makes.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * One device's facts, from the calls a DOCA program makes.
  */
 #include <arpa/inet.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /*
+ * softdoca-info internals: what each device offers.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * softdoca-info: entry point and command line.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

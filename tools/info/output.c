@@ -1,4 +1,5 @@
 /*
+ * The two ways softdoca-info prints: ibv_devinfo's look and JSON.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

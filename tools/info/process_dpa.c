@@ -1,4 +1,5 @@
 /*
+ * softdoca-info --pid P: the process's DPA contexts and threads.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

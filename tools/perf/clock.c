@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf: timestamps for samples.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf --cm: connections through the server's listener.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

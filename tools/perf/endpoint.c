@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf's DOCA 3.x objects.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

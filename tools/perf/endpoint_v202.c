@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf's DOCA 2.2 objects (the softdoca-perf-v202 twin).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf's out-of-band TCP socket between client and server.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

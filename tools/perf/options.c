@@ -1,8 +1,7 @@
 /*
+ * softdoca-perf's command line, modelled on perftest's.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
- *
- * softdoca-perf's command line, modelled on perftest's.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf: the data pattern --check verifies.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

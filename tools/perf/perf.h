@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf internals: a perftest-style benchmark on DOCA RDMA.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf's report: perftest's look and JSON.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

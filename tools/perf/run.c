@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf: one message size of a test, on both sides.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

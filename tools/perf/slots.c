@@ -1,4 +1,5 @@
 /*
+ * softdoca-perf's slots: one operation with its buffers.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

@@ -1,4 +1,5 @@
 /*
+ * Stub device libraries for dpacc's -device-libs to find.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

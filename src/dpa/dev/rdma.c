@@ -1,4 +1,5 @@
 /*
+ * DPA device calls of doca_dpa_dev_rdma.h and doca_dpa_dev_buf.h.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *

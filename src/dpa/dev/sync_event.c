@@ -1,4 +1,5 @@
 /*
+ * DPA device calls of doca_dpa_dev_sync_event.h.
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
