@@ -23,7 +23,7 @@
  *                     worker address)
  *       iface address
  *
- * Measured with byte flips of real addresses (tests/unit/test_peer_address.c):
+ * Measured with byte flips of real addresses (tests/integration/test_peer_address.c):
  * without this check UCX asserts on a negative overhead, crashes on a TCP
  * interface address shorter than a port, and reads past the end when a
  * length runs past it.
