@@ -351,15 +351,18 @@ static doca_error_t range_check(uint32_t h, uint64_t addr, uint64_t len, bool re
 	return DOCA_SUCCESS;
 }
 
-/* Hands the unflushed posts to the soft NIC, in order. */
+/* Hands the unflushed posts to the soft NIC, in order. A batch smaller than
+ * the array emptied the list: a post that comes after it is its poster's
+ * to flush, as one that came after an empty list's check always was. */
 static void flush(struct rdma_dpa *path)
 {
-	struct rdma_dpa_wr *batch[64];
+	enum { FLUSH_BATCH = 64 };
+	struct rdma_dpa_wr *batch[FLUSH_BATCH];
 	uint32_t n;
 
 	do {
 		pthread_mutex_lock(&path->lock);
-		n = path->num_unflushed < 64 ? path->num_unflushed : 64;
+		n = path->num_unflushed < FLUSH_BATCH ? path->num_unflushed : FLUSH_BATCH;
 		memcpy(batch, path->unflushed, n * sizeof(*batch));
 		memmove(path->unflushed, path->unflushed + n,
 		        (path->num_unflushed - n) * sizeof(*batch));
@@ -379,7 +382,7 @@ static void flush(struct rdma_dpa *path)
 				                            ? wr->refused
 				                            : DOCA_ERROR_CONNECTION_ABORTED);
 		}
-	} while (n > 0);
+	} while (n == FLUSH_BATCH);
 }
 
 static struct rdma_dpa_wr *take_send_slot(struct rdma_dpa *path)
