@@ -203,7 +203,9 @@ struct doca_dpa_completion {
 	/* completions not populated yet, oldest first (never dropped) */
 	struct sdoca_dpa_cqe *held;
 	size_t num_held, cap_held;
-	uint64_t populated, read, acked;
+	/* Written under the lock; read without it by get's empty check. */
+	_Atomic uint64_t populated, read;
+	uint64_t acked;
 	bool armed;
 };
 
@@ -212,10 +214,10 @@ struct doca_dpa_completion {
 static bool populate(struct doca_dpa_completion *c)
 {
 	size_t moved = 0;
-	while (moved < c->num_held && c->populated - c->acked < c->queue_size) {
-		c->ring[c->populated % c->queue_size] = c->held[moved++];
-		c->populated++;
-	}
+	uint64_t populated = atomic_load_explicit(&c->populated, memory_order_relaxed);
+	while (moved < c->num_held && populated - c->acked < c->queue_size)
+		c->ring[populated++ % c->queue_size] = c->held[moved++];
+	atomic_store_explicit(&c->populated, populated, memory_order_relaxed);
 	if (moved > 0) {
 		memmove(c->held, c->held + moved, (c->num_held - moved) * sizeof(*c->held));
 		c->num_held -= moved;
@@ -272,13 +274,22 @@ int sdoca_dpa_completion_get(uint64_t h, const struct sdoca_dpa_cqe **elem, doca
 		*err = DOCA_ERROR_INVALID_VALUE;
 		return 0;
 	}
+	/* Nothing populated and unread: a thread's context is found empty
+	 * without its lock. A completion populated meanwhile is not lost: it
+	 * triggers the thread (push while armed) or is seen by the next look.
+	 * A kernel's last look of each activation is such a miss, and often
+	 * both looks around get_completion's poll. */
+	if (c->thread != NULL && atomic_load_explicit(&c->read, memory_order_relaxed) ==
+	                                 atomic_load_explicit(&c->populated, memory_order_relaxed))
+		return 0;
 	int got = 0;
 	pthread_mutex_lock(&c->lock);
 	if (c->thread == NULL)
 		populate(c);
-	if (c->read < c->populated) {
-		*elem = &c->ring[c->read % c->queue_size];
-		c->read++;
+	uint64_t read = atomic_load_explicit(&c->read, memory_order_relaxed);
+	if (read < atomic_load_explicit(&c->populated, memory_order_relaxed)) {
+		*elem = &c->ring[read % c->queue_size];
+		atomic_store_explicit(&c->read, read + 1, memory_order_relaxed);
 		got = 1;
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -410,7 +421,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_start(struct doca_dpa_complet
 		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory for %u slots", __func__,
 		           c->queue_size);
 	pthread_mutex_lock(&c->lock); /* softdoca-info reads them */
-	c->populated = c->read = c->acked = 0;
+	atomic_store(&c->populated, 0);
+	atomic_store(&c->read, 0);
+	c->acked = 0;
 	c->num_held = 0;
 	c->armed = true;
 	pthread_mutex_unlock(&c->lock);
