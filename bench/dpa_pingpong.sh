@@ -7,7 +7,9 @@
 #   host: softdoca-perf -t send --lat -s 16 -n PP_ROUNDS (host tasks polled by
 #         the application thread; its mean half round trip, doubled)
 # over shared memory and TCP loopback, alternating the two in every round.
-# Server pinned to cpu0, client to cpu1, for both.
+# Server pinned to cpu0, client to cpu1, for both. Every process has 300 s, so
+# a run that cannot finish (seen once under load: a client refused by a
+# listening softdoca-perf server, which then waited for ever) ends the bench.
 #
 #   bench/dpa_pingpong.sh [BUILD_DIR]   (default build/; ROUNDS=5, PP_ROUNDS=1000)
 set -euo pipefail
@@ -26,14 +28,14 @@ trap 'rm -rf "$DIR"' EXIT
 # dpa_rtt TRANSPORT -> the mean round trip in us
 dpa_rtt() {
 	rm -f "$DIR/port"
-	SOFTDOCA_TRANSPORT=$1 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
+	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
 		--iface lo >"$DIR/server.log" 2>&1 &
 	local server=$!
 	for _ in $(seq 500); do
 		[ -s "$DIR/port" ] && break
 		read -r -t 0.01 <> <(:) || true
 	done
-	SOFTDOCA_TRANSPORT=$1 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
+	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
 		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
 	wait $server
 	awk '/dpa pingpong:/ { print $(NF - 2) }' "$DIR/client.log"
@@ -42,14 +44,14 @@ dpa_rtt() {
 # host_rtt TRANSPORT -> the mean round trip in us
 host_rtt() {
 	PORT=$((PORT + 1))
-	taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
+	timeout 300 taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
 		>"$DIR/perf-server.log" 2>&1 &
 	local server=$!
 	for _ in $(seq 500); do
 		grep -q "waiting for a client" "$DIR/perf-server.log" && break
 		read -r -t 0.01 <> <(:) || true
 	done
-	taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
+	timeout 300 taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
 		127.0.0.1 >"$DIR/perf-client.log" 2>&1
 	wait $server
 	awk '/#bytes/ { getline; printf "%.2f", 2 * $6; exit }' "$DIR/perf-client.log"
