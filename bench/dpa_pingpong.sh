@@ -2,14 +2,16 @@
 # DPA-thread ping-pong against the same ping-pong done by host tasks, side by
 # side in one run (issue 27's goal: the DPA one within 1.2x):
 #   dpa:  two processes, a DPA thread each, 16 B sends answered from the
-#         thread's completion (tests/dpa/pingpong_main.c, 1000 round trips;
-#         its mean round trip, activation included)
-#   host: softdoca-perf -t send --lat -s 16 -n 1000 (host tasks polled by the
-#         application thread; its mean half round trip, doubled)
+#         thread's completion (tests/dpa/pingpong_main.c, PP_ROUNDS round
+#         trips; its mean round trip, activation included)
+#   host: softdoca-perf -t send --lat -s 16 -n PP_ROUNDS (host tasks polled by
+#         the application thread; its mean half round trip, doubled)
 # over shared memory and TCP loopback, alternating the two in every round.
-# Server pinned to cpu0, client to cpu1, for both.
+# Server pinned to cpu0, client to cpu1, for both. Every process has 300 s, so
+# a run that cannot finish (seen once under load: a client refused by a
+# listening softdoca-perf server, which then waited for ever) ends the bench.
 #
-#   bench/dpa_pingpong.sh [BUILD_DIR]   (default build/; ROUNDS=5)
+#   bench/dpa_pingpong.sh [BUILD_DIR]   (default build/; ROUNDS=5, PP_ROUNDS=1000)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +19,7 @@ BUILD=${1:-$ROOT/build}
 PERF=$BUILD/tools/softdoca-perf
 PP=$BUILD/tests/dpa/dpa_pingpong_peer
 ROUNDS=${ROUNDS:-5}
+export PP_ROUNDS=${PP_ROUNDS:-1000}
 PORT=19700
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
@@ -25,14 +28,14 @@ trap 'rm -rf "$DIR"' EXIT
 # dpa_rtt TRANSPORT -> the mean round trip in us
 dpa_rtt() {
 	rm -f "$DIR/port"
-	SOFTDOCA_TRANSPORT=$1 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
+	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
 		--iface lo >"$DIR/server.log" 2>&1 &
 	local server=$!
 	for _ in $(seq 500); do
 		[ -s "$DIR/port" ] && break
 		read -r -t 0.01 <> <(:) || true
 	done
-	SOFTDOCA_TRANSPORT=$1 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
+	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
 		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
 	wait $server
 	awk '/dpa pingpong:/ { print $(NF - 2) }' "$DIR/client.log"
@@ -41,14 +44,14 @@ dpa_rtt() {
 # host_rtt TRANSPORT -> the mean round trip in us
 host_rtt() {
 	PORT=$((PORT + 1))
-	taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n 1000 \
+	timeout 300 taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
 		>"$DIR/perf-server.log" 2>&1 &
 	local server=$!
 	for _ in $(seq 500); do
 		grep -q "waiting for a client" "$DIR/perf-server.log" && break
 		read -r -t 0.01 <> <(:) || true
 	done
-	taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n 1000 \
+	timeout 300 taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
 		127.0.0.1 >"$DIR/perf-client.log" 2>&1
 	wait $server
 	awk '/#bytes/ { getline; printf "%.2f", 2 * $6; exit }' "$DIR/perf-client.log"

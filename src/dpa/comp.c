@@ -13,6 +13,7 @@
  * their thread from doca_dpa_dev_thread_notify.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,26 +24,39 @@
 SDOCA_LOG_MODULE(dpa_comp);
 
 /* Device handles: tag:8 | generation:24 | slot:32 (2.2), one table of
- * both kinds; a stale or foreign value is found out, never dereferenced. */
+ * both kinds; a stale or foreign value is found out, never dereferenced.
+ * A slot's key is its tag:8 | generation:24. Changes take the lock; a
+ * completion context's lookup, several per activation of its thread, reads
+ * without it (handle_find_lockfree). */
 #define HANDLE_SLOTS 1024u
 
 static struct {
 	pthread_mutex_t lock;
-	void *obj[HANDLE_SLOTS];
-	uint8_t tag[HANDLE_SLOTS];
-	uint32_t generation[HANDLE_SLOTS];
+	_Atomic(void *) obj[HANDLE_SLOTS];
+	_Atomic uint32_t key[HANDLE_SLOTS];
 } table = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static uint32_t handle_key(uint64_t h)
+{
+	return (uint32_t)(h >> 32);
+}
 
 static uint64_t handle_register(uint8_t tag, void *obj)
 {
 	uint64_t h = 0;
 	pthread_mutex_lock(&table.lock);
 	for (uint32_t slot = 0; slot < HANDLE_SLOTS; slot++) {
-		if (table.obj[slot] == NULL) {
-			table.obj[slot] = obj;
-			table.tag[slot] = tag;
-			table.generation[slot] = (table.generation[slot] + 1) & 0xffffffu;
-			h = (uint64_t)tag << 56 | (uint64_t)table.generation[slot] << 32 | slot;
+		if (atomic_load_explicit(&table.obj[slot], memory_order_relaxed) == NULL) {
+			uint32_t generation =
+			        (atomic_load_explicit(&table.key[slot], memory_order_relaxed) + 1) &
+			        0xffffffu;
+			uint32_t key = (uint32_t)tag << 24 | generation;
+
+			/* The key before the object: a lock-free reader that sees
+			 * this object sees this key too (handle_find_lockfree). */
+			atomic_store_explicit(&table.key[slot], key, memory_order_release);
+			atomic_store_explicit(&table.obj[slot], obj, memory_order_release);
+			h = (uint64_t)key << 32 | slot;
 			break;
 		}
 	}
@@ -53,7 +67,7 @@ static uint64_t handle_register(uint8_t tag, void *obj)
 static void handle_unregister(uint64_t h)
 {
 	pthread_mutex_lock(&table.lock);
-	table.obj[(uint32_t)h % HANDLE_SLOTS] = NULL;
+	atomic_store_explicit(&table.obj[(uint32_t)h % HANDLE_SLOTS], NULL, memory_order_release);
 	pthread_mutex_unlock(&table.lock);
 }
 
@@ -61,10 +75,25 @@ static void handle_unregister(uint64_t h)
 static void *handle_find_locked(uint8_t tag, uint64_t h)
 {
 	uint32_t slot = (uint32_t)h;
-	if (h >> 56 != tag || slot >= HANDLE_SLOTS || table.tag[slot] != tag ||
-	    table.generation[slot] != ((h >> 32) & 0xffffffu))
+	if (h >> 56 != tag || slot >= HANDLE_SLOTS ||
+	    atomic_load_explicit(&table.key[slot], memory_order_relaxed) != handle_key(h))
 		return NULL;
-	return table.obj[slot];
+	return atomic_load_explicit(&table.obj[slot], memory_order_relaxed);
+}
+
+/* Without the lock: the caller keeps the object alive otherwise. The key
+ * read before and after the object brackets it: a slot given to another
+ * object in between has another key (the generation), so an object is
+ * returned only with the key it was registered with. */
+static void *handle_find_lockfree(uint8_t tag, uint64_t h)
+{
+	uint32_t slot = (uint32_t)h;
+	if (h >> 56 != tag || slot >= HANDLE_SLOTS)
+		return NULL;
+	uint32_t before = atomic_load_explicit(&table.key[slot], memory_order_acquire);
+	void *obj = atomic_load_explicit(&table.obj[slot], memory_order_acquire);
+	uint32_t after = atomic_load_explicit(&table.key[slot], memory_order_acquire);
+	return before == handle_key(h) && after == before ? obj : NULL;
 }
 
 /* ---------------------------------------------------------------- notify */
@@ -175,7 +204,9 @@ struct doca_dpa_completion {
 	/* completions not populated yet, oldest first (never dropped) */
 	struct sdoca_dpa_cqe *held;
 	size_t num_held, cap_held;
-	uint64_t populated, read, acked;
+	/* Written under the lock; read without it by get's empty check. */
+	_Atomic uint64_t populated, read;
+	uint64_t acked;
 	bool armed;
 };
 
@@ -184,10 +215,10 @@ struct doca_dpa_completion {
 static bool populate(struct doca_dpa_completion *c)
 {
 	size_t moved = 0;
-	while (moved < c->num_held && c->populated - c->acked < c->queue_size) {
-		c->ring[c->populated % c->queue_size] = c->held[moved++];
-		c->populated++;
-	}
+	uint64_t populated = atomic_load_explicit(&c->populated, memory_order_relaxed);
+	while (moved < c->num_held && populated - c->acked < c->queue_size)
+		c->ring[populated++ % c->queue_size] = c->held[moved++];
+	atomic_store_explicit(&c->populated, populated, memory_order_relaxed);
 	if (moved > 0) {
 		memmove(c->held, c->held + moved, (c->num_held - moved) * sizeof(*c->held));
 		c->num_held -= moved;
@@ -233,10 +264,7 @@ static void sink_push(struct sdoca_cq_sink *sink, const struct sdoca_dpa_cqe *cq
  * (it is bound to it, or a polled context is only destroyed when idle). */
 static struct doca_dpa_completion *completion_find(uint64_t h)
 {
-	pthread_mutex_lock(&table.lock);
-	struct doca_dpa_completion *c = handle_find_locked(SDOCA_DPA_TAG_COMPLETION, h);
-	pthread_mutex_unlock(&table.lock);
-	return c;
+	return handle_find_lockfree(SDOCA_DPA_TAG_COMPLETION, h);
 }
 
 int sdoca_dpa_completion_get(uint64_t h, const struct sdoca_dpa_cqe **elem, doca_error_t *err)
@@ -247,13 +275,22 @@ int sdoca_dpa_completion_get(uint64_t h, const struct sdoca_dpa_cqe **elem, doca
 		*err = DOCA_ERROR_INVALID_VALUE;
 		return 0;
 	}
+	/* Nothing populated and unread: a thread's context is found empty
+	 * without its lock. A completion populated meanwhile is not lost: it
+	 * triggers the thread (push while armed) or is seen by the next look.
+	 * A kernel's last look of each activation is such a miss, and often
+	 * both looks around get_completion's poll. */
+	if (c->thread != NULL && atomic_load_explicit(&c->read, memory_order_relaxed) ==
+	                                 atomic_load_explicit(&c->populated, memory_order_relaxed))
+		return 0;
 	int got = 0;
 	pthread_mutex_lock(&c->lock);
 	if (c->thread == NULL)
 		populate(c);
-	if (c->read < c->populated) {
-		*elem = &c->ring[c->read % c->queue_size];
-		c->read++;
+	uint64_t read = atomic_load_explicit(&c->read, memory_order_relaxed);
+	if (read < atomic_load_explicit(&c->populated, memory_order_relaxed)) {
+		*elem = &c->ring[read % c->queue_size];
+		atomic_store_explicit(&c->read, read + 1, memory_order_relaxed);
 		got = 1;
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -385,7 +422,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_start(struct doca_dpa_complet
 		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory for %u slots", __func__,
 		           c->queue_size);
 	pthread_mutex_lock(&c->lock); /* softdoca-info reads them */
-	c->populated = c->read = c->acked = 0;
+	atomic_store(&c->populated, 0);
+	atomic_store(&c->read, 0);
+	c->acked = 0;
 	c->num_held = 0;
 	c->armed = true;
 	pthread_mutex_unlock(&c->lock);

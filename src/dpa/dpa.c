@@ -20,7 +20,7 @@
 
 SDOCA_LOG_MODULE(dpa);
 
-_Thread_local struct sdoca_dpa_exec *sdoca_dpa_exec;
+_Thread_local struct sdoca_dpa_exec *sdoca_dpa_exec __attribute__((tls_model("initial-exec")));
 
 /* Device handles of live DPAs: tag 0xd1, a generation, a slot. A stale or
  * made-up value is found out instead of being dereferenced. */

@@ -135,25 +135,29 @@ static bool activation_due(const struct doca_dpa_thread *t)
 	return t->stopping || (t->state == THREAD_RUNNABLE && t->pending);
 }
 
-/* Progresses the soft NIC until an activation is due or ACTIVATION_SPIN_NS
- * passed (false: then it was handed to the service thread). A round that
- * could not progress it (another thread has it) gives the CPU up. */
+/* Progresses the soft NIC until an activation is due (true, returned with
+ * t->lock held) or ACTIVATION_SPIN_NS passed (false, unlocked: then it was
+ * handed to the service thread). The clock is read every SPIN_CLOCK_ROUNDS
+ * rounds, not every round: a round is a few hundred ns, and the read would
+ * be a good part of it. A round that could not progress the soft NIC
+ * (another thread has it) gives the CPU up. */
 static bool spin_for_activation(struct doca_dpa_thread *t, uint32_t seen)
 {
+	enum { SPIN_CLOCK_ROUNDS = 16 };
 	uint64_t start = sdoca_now_ns();
 
-	for (;;) {
+	for (unsigned int round = 1;; round++) {
 		bool polled = sdoca_waiter_poll();
 
 		if (atomic_load_explicit(&t->changes, memory_order_acquire) != seen) {
 			pthread_mutex_lock(&t->lock);
-			bool due = activation_due(t);
+			if (activation_due(t))
+				return true;
 			seen = atomic_load_explicit(&t->changes, memory_order_relaxed);
 			pthread_mutex_unlock(&t->lock);
-			if (due)
-				return true;
 		}
-		if (sdoca_now_ns() - start >= ACTIVATION_SPIN_NS) {
+		if (round % SPIN_CLOCK_ROUNDS == 0 &&
+		    sdoca_now_ns() - start >= ACTIVATION_SPIN_NS) {
 			sdoca_waiter_sleeps();
 			return false;
 		}
@@ -180,11 +184,10 @@ static bool wait_activation(struct doca_dpa_thread *t)
 		bool again = t->state == THREAD_RUNNABLE;
 		uint32_t seen = atomic_load_explicit(&t->changes, memory_order_relaxed);
 		pthread_mutex_unlock(&t->lock);
-		if (again)
-			spin_for_activation(t, seen);
-		else
+		if (!again)
 			sdoca_waiter_sleeps();
-		pthread_mutex_lock(&t->lock);
+		if (!again || !spin_for_activation(t, seen))
+			pthread_mutex_lock(&t->lock);
 	}
 	while (!activation_due(t))
 		pthread_cond_wait(&t->wake, &t->lock);

@@ -353,35 +353,40 @@ static doca_error_t range_check(uint32_t h, uint64_t addr, uint64_t len, bool re
 	return DOCA_SUCCESS;
 }
 
-/* Hands the unflushed posts to the soft NIC, in order. */
+/* Hands one post to the soft NIC. */
+static void submit(struct rdma_dpa_wr *wr)
+{
+	doca_error_t status =
+	        wr->refused == DOCA_SUCCESS
+	                ? nic_post_send(wr->qp, &wr->wqe)
+	                : nic_post_send_refused(wr->qp, &wr->wqe, wr->refused, "a bad DPA post");
+
+	if (status != DOCA_SUCCESS)
+		/* The QP is down or not connected: an error completion. */
+		send_done(&wr->wqe, wr->refused != DOCA_SUCCESS ? wr->refused
+		                                                : DOCA_ERROR_CONNECTION_ABORTED);
+}
+
+/* Hands the unflushed posts to the soft NIC, in order. A batch smaller than
+ * the array emptied the list: a post that comes after it is its poster's
+ * to flush, as one that came after an empty list's check always was. */
 static void flush(struct rdma_dpa *path)
 {
-	struct rdma_dpa_wr *batch[64];
+	enum { FLUSH_BATCH = 64 };
+	struct rdma_dpa_wr *batch[FLUSH_BATCH];
 	uint32_t n;
 
 	do {
 		pthread_mutex_lock(&path->lock);
-		n = path->num_unflushed < 64 ? path->num_unflushed : 64;
+		n = path->num_unflushed < FLUSH_BATCH ? path->num_unflushed : FLUSH_BATCH;
 		memcpy(batch, path->unflushed, n * sizeof(*batch));
 		memmove(path->unflushed, path->unflushed + n,
 		        (path->num_unflushed - n) * sizeof(*batch));
 		path->num_unflushed -= n;
 		pthread_mutex_unlock(&path->lock);
-		for (uint32_t i = 0; i < n; i++) {
-			struct rdma_dpa_wr *wr = batch[i];
-			doca_error_t status =
-			        wr->refused == DOCA_SUCCESS
-			                ? nic_post_send(wr->qp, &wr->wqe)
-			                : nic_post_send_refused(wr->qp, &wr->wqe, wr->refused,
-			                                        "a bad DPA post");
-
-			if (status != DOCA_SUCCESS)
-				/* The QP is down or not connected: an error completion. */
-				send_done(&wr->wqe, wr->refused != DOCA_SUCCESS
-				                            ? wr->refused
-				                            : DOCA_ERROR_CONNECTION_ABORTED);
-		}
-	} while (n > 0);
+		for (uint32_t i = 0; i < n; i++)
+			submit(batch[i]);
+	} while (n == FLUSH_BATCH);
 }
 
 static struct rdma_dpa_wr *take_send_slot(struct rdma_dpa *path)
@@ -503,7 +508,7 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
 	struct rdma_dpa *path;
 	struct nic_wqe wqe;
 	doca_error_t refused;
-	bool now;
+	bool now, alone;
 
 	pthread_rwlock_rdlock(&handles.lock);
 	struct doca_rdma *rdma = rdma_find(rdma_handle);
@@ -570,13 +575,18 @@ SDOCA_EXPORT doca_error_t sdoca_rdma_dpa_post(uint64_t rdma_handle,
 	}
 	pthread_mutex_lock(&path->lock);
 	wr->wr_index = path->conn_seq[conn->index]++;
-	path->unflushed[path->num_unflushed++] = wr;
 	/* A refused post goes at once, with the posts held before it: its
 	 * error is known now, and its completion should not wait for a FLUSH. */
 	now = (p->flags & SDOCA_RDMA_DPA_FLUSH) || path->flush_always ||
-	      path->num_unflushed == path->num_send || refused != DOCA_SUCCESS;
+	      path->num_unflushed + 1 == path->num_send || refused != DOCA_SUCCESS;
+	/* Going now with nothing held before it, it skips the list. */
+	alone = now && path->num_unflushed == 0;
+	if (!alone)
+		path->unflushed[path->num_unflushed++] = wr;
 	pthread_mutex_unlock(&path->lock);
-	if (now)
+	if (alone)
+		submit(wr);
+	else if (now)
 		flush(path);
 	pthread_rwlock_unlock(&handles.lock);
 	if (refused != DOCA_SUCCESS)

@@ -3,8 +3,10 @@
  * memory and TCP). Each side has an RDMA context on the DPA data path with
  * one connection to the peer's, its buffer in DPA memory (an mmap over a
  * doca_dpa_mem_alloc block), and a DPA thread bound to the context's
- * completion context that answers every message; 1000 round trips with
- * sequence numbers checked on both sides, no host thread on the data path.
+ * completion context that answers every message; PP_ROUNDS round trips
+ * (1000; the environment's PP_ROUNDS, the same on both sides, overrides it
+ * for profiling) with sequence numbers checked on both sides, no host
+ * thread on the data path.
  * badrecv: the server posts a bad receive (docs/dpa.md 2.12); the client's
  * send fails on it across the processes (the server's NAK: SEND_ERR), the
  * client's next send is flushed (SEND_ERR), the server's receive fails
@@ -15,6 +17,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -38,6 +41,20 @@ doca_dpa_func_t pp_kernel;
 		doca_error_t st_ = (call);                                              \
 		EXPECT(st_ == DOCA_SUCCESS, "%s: %s", #call, doca_error_get_name(st_)); \
 	} while (0)
+
+/* The number of round trips: PP_ROUNDS, or the environment's (bench). */
+static uint64_t pingpong_rounds(void)
+{
+	const char *env = getenv("PP_ROUNDS");
+	char *end;
+	unsigned long long n;
+
+	if (!env || !*env)
+		return PP_ROUNDS;
+	n = strtoull(env, &end, 10);
+	EXPECT(*end == '\0' && n > 0 && n < UINT64_MAX, "PP_ROUNDS=%s: not a count", env);
+	return n;
+}
 
 static struct doca_dev *open_device(const char *iface)
 {
@@ -80,6 +97,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	peer_args_parse(argc, argv, &a);
 	bool bad = strcmp(a.scenario, "badrecv") == 0;
+	uint64_t rounds = pingpong_rounds();
 	if (strcmp(a.scenario, "pingpong") != 0 && !bad)
 		peer_usage(argv[0]);
 	struct doca_dev *dev = open_device(a.iface);
@@ -142,7 +160,7 @@ int main(int argc, char **argv)
 	st->mmap = mmap_handle;
 	st->buf = buf;
 	st->client = !a.server;
-	st->limit = bad ? UINT64_MAX : PP_ROUNDS;
+	st->limit = bad ? UINT64_MAX : rounds;
 	st->bad = bad;
 	CHECK(doca_dpa_thread_run(thread));
 
@@ -167,16 +185,16 @@ int main(int argc, char **argv)
 		       "the DPA's last error is %s",
 		       doca_error_get_name(doca_dpa_peek_at_last_error(dpa)));
 	} else {
-		EXPECT(st->rounds == PP_ROUNDS, "%llu round trips, expected %d",
-		       (unsigned long long)st->rounds, PP_ROUNDS);
+		EXPECT(st->rounds == rounds, "%llu round trips, expected %llu",
+		       (unsigned long long)st->rounds, (unsigned long long)rounds);
 		EXPECT(doca_dpa_peek_at_last_error(dpa) == DOCA_SUCCESS,
 		       "the DPA's last error is set");
 	}
 	if (st->client && !bad)
-		printf("dpa pingpong: %d round trips, %.1f us each\n", PP_ROUNDS,
+		printf("dpa pingpong: %llu round trips, %.2f us each\n", (unsigned long long)rounds,
 		       ((double)(t1.tv_sec - t0.tv_sec) * 1e6 +
 		        (double)(t1.tv_nsec - t0.tv_nsec) / 1e3) /
-		               PP_ROUNDS);
+		               (double)rounds);
 
 	CHECK(doca_dpa_notification_completion_destroy(nc));
 	CHECK(doca_dpa_thread_stop(thread));

@@ -604,6 +604,16 @@ static void test_completion_rules(void **state)
 	assert_doca_err(doca_dpa_thread_destroy(t), DOCA_ERROR_IN_USE);
 	assert_doca_ok(doca_dpa_completion_stop(c));
 	assert_int_equal(doca_dpa_dev_get_completion(h, &e), 0);
+	/* Started again: its slot's next generation (lookups take no lock);
+	 * the old handle stays stale. */
+	doca_dpa_dev_completion_t h2;
+	assert_doca_ok(doca_dpa_completion_start(c));
+	assert_doca_ok(doca_dpa_completion_get_dpa_handle(c, &h2));
+	assert_true(h2 != h);
+	assert_int_equal(sdoca_dpa_completion_ack(h, 0), DOCA_ERROR_INVALID_VALUE);
+	assert_int_equal(sdoca_dpa_completion_ack(h2, 0), DOCA_SUCCESS);
+	assert_int_equal(doca_dpa_dev_get_completion(h2, &e), 0);
+	assert_doca_ok(doca_dpa_completion_stop(c));
 	assert_doca_ok(doca_dpa_completion_destroy(c));
 	assert_doca_ok(doca_dpa_thread_stop(t));
 	assert_int_equal(sdoca_dpa_thread_activations(t, NULL), 3);

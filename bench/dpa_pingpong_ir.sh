@@ -1,0 +1,80 @@
+#!/bin/bash
+# Instructions per round trip of the DPA ping-pong's client and of softdoca-perf's host-task
+# send ping-pong's client, for a machine whose perf has no instruction counter (a VM without
+# a PMU): the client runs under callgrind (cpu1), its server natively (cpu0), over shared
+# memory; per round trip = (Ir at N2 - Ir at N1) / (N2 - N1), so setup cancels. Polling is
+# counted too, and a polling client's count grows with how long it waits: compare per
+# function (the script prints the data path's), not the DPA and host totals.
+#
+#   bench/dpa_pingpong_ir.sh [BUILD_DIR]   (default build/; N1=2000 N2=6000)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+PERF=$BUILD/tools/softdoca-perf
+PP=$BUILD/tests/dpa/dpa_pingpong_peer
+N1=${N1:-2000}
+N2=${N2:-6000}
+PORT=19800
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+[ -x "$PERF" ] && [ -x "$PP" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
+
+# wait_for FILE PATTERN -> once FILE has PATTERN (5 s at most)
+wait_for() {
+	for _ in $(seq 500); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		read -r -t 0.01 <> <(:) || true
+	done
+	return 1
+}
+
+# dpa N -> callgrind output of the client of N round trips in $DIR/dpa.N
+dpa() {
+	rm -f "$DIR/port"
+	PP_ROUNDS=$1 SOFTDOCA_TRANSPORT=shm timeout 300 taskset -c 0 "$PP" pingpong server \
+		--port-file "$DIR/port" --iface lo >"$DIR/server.log" 2>&1 &
+	local server=$!
+	wait_for "$DIR/port" .
+	PP_ROUNDS=$1 SOFTDOCA_TRANSPORT=shm timeout 300 taskset -c 1 valgrind --tool=callgrind \
+		--callgrind-out-file="$DIR/dpa.$1" "$PP" pingpong client --host 127.0.0.1 \
+		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
+	wait $server
+}
+
+# host N -> callgrind output of softdoca-perf's client of N round trips in $DIR/host.N
+host() {
+	PORT=$((PORT + 1))
+	timeout 300 taskset -c 0 "$PERF" -p "$PORT" --transport shm -t send --lat -s 16 -n "$1" \
+		>"$DIR/perf-server.log" 2>&1 &
+	local server=$!
+	wait_for "$DIR/perf-server.log" "waiting for a client"
+	timeout 300 taskset -c 1 valgrind --tool=callgrind --callgrind-out-file="$DIR/host.$1" \
+		"$PERF" -p "$PORT" --transport shm -t send --lat -s 16 -n "$1" 127.0.0.1 \
+		>"$DIR/perf-client.log" 2>&1
+	wait $server
+}
+
+# per_rtt KIND PATTERN -> inclusive Ir per round trip of the functions matching PATTERN
+per_rtt() {
+	local a b
+	a=$(callgrind_annotate --inclusive=yes "$DIR/$1.$N1" 2>/dev/null | grep -m1 -E "$2" |
+		awk '{ gsub(",", "", $1); print $1 }')
+	b=$(callgrind_annotate --inclusive=yes "$DIR/$1.$N2" 2>/dev/null | grep -m1 -E "$2" |
+		awk '{ gsub(",", "", $1); print $1 }')
+	awk -v a="${a:-0}" -v b="${b:-0}" -v n=$((N2 - N1)) 'BEGIN { printf "%.0f", (b - a) / n }'
+}
+
+for n in "$N1" "$N2"; do
+	dpa "$n"
+	host "$n"
+done
+echo "| client process, per round trip (callgrind, shm) | DPA | host tasks |"
+echo "|---|---|---|"
+echo "| all instructions (polling included) | $(per_rtt dpa 'PROGRAM TOTALS') | $(per_rtt host 'PROGRAM TOTALS') |"
+echo "| pthread_mutex_lock (instructions) | $(per_rtt dpa 'pthread_mutex_lock@@') | $(per_rtt host 'pthread_mutex_lock@@') |"
+echo "| send post | $(per_rtt dpa 'sdoca_rdma_dpa_post ') | $(per_rtt host 'submit_request') |"
+echo "| receive post | $(per_rtt dpa 'sdoca_rdma_dpa_receive ') | $(per_rtt host 'submit_receive') |"
+echo "| get_completion, its poll included | $(per_rtt dpa 'doca_dpa_dev_get_completion') | |"
+echo "| on_message | $(per_rtt dpa 'worker.c:on_message') | $(per_rtt host 'worker.c:on_message') |"
