@@ -8,13 +8,14 @@
 #         the application thread; its mean half round trip, doubled)
 # over shared memory and TCP loopback, alternating the two in every round.
 # Server pinned to cpu0, client to cpu1, for both. Every process has 300 s, so
-# a run that cannot finish (seen once under load: a client refused by a
-# listening softdoca-perf server, which then waited for ever) ends the bench.
+# a run that cannot finish ends the bench; a server that is not ready in 60 s
+# ends it too (bench/lib.sh).
 #
 #   bench/dpa_pingpong.sh [BUILD_DIR]   (default build/; ROUNDS=5, PP_ROUNDS=1000)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
 BUILD=${1:-$ROOT/build}
 PERF=$BUILD/tools/softdoca-perf
 PP=$BUILD/tests/dpa/dpa_pingpong_peer
@@ -31,10 +32,7 @@ dpa_rtt() {
 	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
 		--iface lo >"$DIR/server.log" 2>&1 &
 	local server=$!
-	for _ in $(seq 500); do
-		[ -s "$DIR/port" ] && break
-		read -r -t 0.01 <> <(:) || true
-	done
+	wait_for "$DIR/port" .
 	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
 		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
 	wait $server
@@ -47,10 +45,7 @@ host_rtt() {
 	timeout 300 taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
 		>"$DIR/perf-server.log" 2>&1 &
 	local server=$!
-	for _ in $(seq 500); do
-		grep -q "waiting for a client" "$DIR/perf-server.log" && break
-		read -r -t 0.01 <> <(:) || true
-	done
+	wait_for "$DIR/perf-server.log" "waiting for a client"
 	timeout 300 taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
 		127.0.0.1 >"$DIR/perf-client.log" 2>&1
 	wait $server

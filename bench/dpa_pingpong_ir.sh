@@ -10,6 +10,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
 BUILD=${1:-$ROOT/build}
 PERF=$BUILD/tools/softdoca-perf
 PP=$BUILD/tests/dpa/dpa_pingpong_peer
@@ -20,15 +21,6 @@ DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 [ -x "$PERF" ] && [ -x "$PP" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
-
-# wait_for FILE PATTERN -> once FILE has PATTERN (5 s at most)
-wait_for() {
-	for _ in $(seq 500); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		read -r -t 0.01 <> <(:) || true
-	done
-	return 1
-}
 
 # dpa N -> callgrind output of the client of N round trips in $DIR/dpa.N
 dpa() {

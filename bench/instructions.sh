@@ -25,6 +25,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
 BUILD=${1:-$ROOT/build}
 shift || true
 OPS=${*:-write send}
@@ -78,13 +79,6 @@ calls() {
 			$0 ~ "\\* +[^ ]*:" f "( |$)" { printf "%.1f", calls / n; found = 1; exit }
 			/^$/ { calls = 0 }
 			END { if (!found) printf "-" }'
-}
-
-wait_for() { # wait_for FILE PATTERN
-	for _ in $(seq 600); do
-		grep -q "$2" "$1" 2>/dev/null && return
-		read -r -t 0.05 <> <(:) || true
-	done
 }
 
 echo "instructions per 8-byte ping-pong iteration on the target (callgrind, N=$N)"

@@ -21,6 +21,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
 CONNS_ONLY=
 if [ "${1:-}" = --conns ]; then
 	CONNS_ONLY=1
@@ -51,12 +52,7 @@ start_perf_server() {
 	next_port
 	taskset -c 0 "$PERF" -p "$PORT" --transport "$transport" "$@" >/tmp/sdoca-bench.srv 2>&1 &
 	server=$!
-	for _ in $(seq 200); do
-		grep -q "waiting for a client" /tmp/sdoca-bench.srv && return
-		read -r -t 0.02 <> <(:) || true
-	done
-	echo "softdoca-perf server did not start" >&2
-	exit 1
+	wait_for /tmp/sdoca-bench.srv "waiting for a client"
 }
 
 # softdoca_row TRANSPORT ARGS... -> prints the result row of the client's table
