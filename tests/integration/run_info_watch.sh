@@ -9,7 +9,8 @@
 #  3. --watch 0.2 in text: the header, the table's columns and the
 #     connection's row and write line, until the target exits: exit 0 and a
 #     message saying so;
-#  4. bad --watch/--count arguments: exit 2 with a message.
+#  4. bad --watch/--count arguments: exit 2 with a message; -d of a device
+#     the target has not: exit 1.
 #
 #   run_info_watch.sh SOFTDOCA_PERF SOFTDOCA_INFO shm|tcp
 set -u
@@ -105,6 +106,17 @@ if wait_for "$dir/term.json" '"interval":1' "$watcher"; then
 else
 	fail "SIGTERM: no interval printed: $(cat "$dir/term.err")"
 fi
+
+# -d: a device the target has not is refused; its own device is shown.
+out=$("$info" --pid "$server" --watch 0.2 --count 1 -d no_such_dev 2>&1)
+rc=$?
+[ $rc = 1 ] && echo "$out" | grep -q "has no device 'no_such_dev'" ||
+	fail "-d no_such_dev: exit $rc: $out"
+dev=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["devices"][0]["ibdev_name"])' \
+	"$dir/watch.json")
+out=$("$info" --pid "$server" --watch 0.2 --count 1 --json -d "$dev" 2>&1)
+rc=$?
+[ $rc = 0 ] && echo "$out" | grep -q "\"ibdev_name\":\"$dev\"" || fail "-d $dev: exit $rc: $out"
 
 # 3. Text until the target exits (its client stops after DURATION s).
 timeout -s KILL "$LIMIT" "$info" --pid "$server" --watch 0.2 >"$dir/watch.txt" \

@@ -56,6 +56,8 @@ int info_print_json(const struct info_device *devs, int n);
 /* Another process's counters (--pid), of every device or only one. */
 void info_print_process_text(const struct softdoca_process_counters *pc, const char *only);
 int info_print_process_json(const struct softdoca_process_counters *pc, const char *only);
+/* Whether it has device ibdev (a device's counters or a DPA context there). */
+bool info_process_has_device(const struct softdoca_process_counters *pc, const char *ibdev);
 
 /* Names of operation types, NAK syndromes (from 1) and QP states, as the
  * text and JSON print them; the counters that are one number each. */

@@ -111,18 +111,10 @@ static int process(uint32_t pid, const char *only, bool json)
 		        why);
 		return status == DOCA_ERROR_AGAIN ? 75 : 1; /* EX_TEMPFAIL: try again */
 	}
-	if (only) {
-		bool found = false;
-
-		for (uint32_t d = 0; d < pc->num_devices; d++)
-			found |= strcmp(pc->devices[d].ibdev_name, only) == 0;
-		found |= info_dpa_on_device(pc, only);
-		if (!found) {
-			fprintf(stderr, "softdoca-info: process %u has no device '%s'\n", pid,
-			        only);
-			softdoca_process_counters_destroy(pc);
-			return 1;
-		}
+	if (only && !info_process_has_device(pc, only)) {
+		fprintf(stderr, "softdoca-info: process %u has no device '%s'\n", pid, only);
+		softdoca_process_counters_destroy(pc);
+		return 1;
 	}
 	if (json)
 		rc = info_print_process_json(pc, only);

@@ -83,6 +83,14 @@ static bool shown(const struct softdoca_process_counters *pc, uint32_t dev, cons
 
 static void print_connections(const struct softdoca_process_counters *pc, const char *only);
 
+bool info_process_has_device(const struct softdoca_process_counters *pc, const char *ibdev)
+{
+	for (uint32_t d = 0; d < pc->num_devices; d++)
+		if (strcmp(pc->devices[d].ibdev_name, ibdev) == 0)
+			return true;
+	return info_dpa_on_device(pc, ibdev);
+}
+
 void info_print_process_text(const struct softdoca_process_counters *pc, const char *only)
 {
 	uint32_t conns = 0;

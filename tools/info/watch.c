@@ -99,6 +99,11 @@ static int watch_loop(const struct info_watch_opts *o, const sigset_t *waiting_m
 	status = softdoca_process_counters_get(o->pid, &before);
 	if (status != DOCA_SUCCESS)
 		return read_failed(o->pid, status);
+	if (o->only && !info_process_has_device(before, o->only)) {
+		fprintf(stderr, "softdoca-info: process %u has no device '%s'\n", o->pid, o->only);
+		softdoca_process_counters_destroy(before);
+		return 1;
+	}
 	before_t = now_s(CLOCK_MONOTONIC);
 	deadline = before_t + o->interval;
 	while (!stop_signal && (o->count == 0 || done < o->count)) {
