@@ -1,10 +1,12 @@
 #!/bin/bash
-# softdoca-info --pid P --watch against a live target: a softdoca-perf write
-# bandwidth server whose client writes for DURATION seconds over one
-# transport. Checks, on the target (it serves the writes):
+# softdoca-info --pid P --watch against a live target: a softdoca-perf send
+# bandwidth server whose client sends for DURATION seconds over one
+# transport, the server's receive queue looking empty for 2 ms every 50th
+# send (SOFTDOCA_FAULTS rnr: the client waits, RNR, and goes on). Checks, on
+# the target (it serves the sends):
 #  1. --watch 0.2 --count 3 --json: three JSON lines, one per interval, each
-#     with the connection's served writes growing and rates > 0 that are the
-#     counters' deltas over the interval's seconds;
+#     with the connection's served sends growing and rates > 0 that are the
+#     counters' deltas over the interval's seconds; RNR waits counted;
 #  2. --watch --json without --count ends on SIGTERM, with exit 0;
 #  3. --watch 0.2 in text: the header, the table's columns and the
 #     connection's row and write line, until the target exits: exit 0 and a
@@ -17,7 +19,7 @@ set -u
 
 perf=$1 info=$2 transport=$3
 LIMIT=${SDOCA_TEST_LIMIT:-60}
-DURATION=10
+DURATION=15
 dir=$(mktemp -d /tmp/sdoca-watch.XXXXXX)
 trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
 failed=0
@@ -41,15 +43,16 @@ wait_for() {
 
 # The target and its client: started without a wrapper, so that $! is each
 # one's pid (ctest's timeout and the EXIT trap bound them).
-"$perf" -t write --bw -p 0 --transport "$transport" >"$dir/server.log" 2>&1 &
+SOFTDOCA_FAULTS='rnr:every=50,ms=2' "$perf" -t send --bw -p 0 --transport "$transport" \
+	>"$dir/server.log" 2>&1 &
 server=$!
 wait_for "$dir/server.log" "waiting for a client on port" "$server" ||
 	{ cat "$dir/server.log"; echo "FAIL: the server did not listen"; exit 1; }
 port=$(sed -n 's/.*waiting for a client on port \([0-9]*\).*/\1/p' "$dir/server.log")
-"$perf" -t write --bw -p "$port" --transport "$transport" \
+"$perf" -t send --bw -p "$port" --transport "$transport" \
 	-D "$DURATION" 127.0.0.1 >"$dir/client.log" 2>&1 &
 client=$!
-wait_for "$dir/server.log" "softdoca-perf server: running write bandwidth" "$server" ||
+wait_for "$dir/server.log" "softdoca-perf server: running send bandwidth" "$server" ||
 	{ cat "$dir/server.log" "$dir/client.log"; echo "FAIL: no traffic"; exit 1; }
 
 # 1. Three intervals as JSON lines.
@@ -65,6 +68,7 @@ pid = int(sys.argv[2])
 assert len(lines) == 3, f"{len(lines)} lines, expected 3"
 rows = [json.loads(l) for l in lines]
 prev = None
+rnr = 0
 for n, r in enumerate(rows, 1):
     assert r["pid"] == pid and r["interval"] == n, (r["pid"], r["interval"])
     # at least half the interval each (a slow reading delays the next)
@@ -73,24 +77,28 @@ for n, r in enumerate(rows, 1):
     c = r["connections"][0]
     assert c["state"] == "RTS", c["state"]
     k, rate = c["counters"], c["rates"]
-    assert rate["served"]["write"] > 0 and rate["served_bytes"]["write"] > 0, rate["served"]
+    assert rate["served"]["send"] > 0 and rate["served_bytes"]["send"] > 0, rate["served"]
     assert rate["requests_served"] > 0 and rate["bytes_placed"] > 0
     assert rate["requests_failed"] == 0 and rate["timeouts"] == 0
     assert rate["naks_sent_by_syndrome"]["remote_access"] == 0
-    assert rate["posted"]["write"] == 0, "the server posts nothing"
+    assert rate["posted"]["send"] == 0, "the server posts nothing"
+    rnr += rate["rnr_waits"] * r["seconds"]
     if prev is not None:
         pk = prev["connections"][0]["counters"]
-        grew = k["served"]["write"] - pk["served"]["write"]
-        assert grew > 0, f"interval {n}: served writes did not grow"
+        grew = k["served"]["send"] - pk["served"]["send"]
+        assert grew > 0, f"interval {n}: served sends did not grow"
         # the rate is the delta over the seconds between the snapshots
         want = grew / r["seconds"]
-        assert abs(rate["served"]["write"] - want) <= 0.01 * want + 0.01, (rate, want)
+        assert abs(rate["served"]["send"] - want) <= 0.01 * want + 0.01, (rate, want)
+        waited = k["rnr_waits"] - pk["rnr_waits"]
+        assert abs(rate["rnr_waits"] - waited / r["seconds"]) <= 0.01 * waited / r["seconds"] + 0.01
         assert c["new"] is False
     d = r["devices"][0]
-    assert d["rates"]["served"]["write"] >= rate["served"]["write"] > 0
+    assert d["rates"]["served"]["send"] >= rate["served"]["send"] > 0
     prev = r
-print(f"ok: 3 JSON intervals, {rows[-1]['connections'][0]['rates']['served']['write']:.0f} "
-      "writes/s served")
+assert rnr > 0.5, "no RNR wait in 3 intervals"
+print(f"ok: 3 JSON intervals, {rows[-1]['connections'][0]['rates']['served']['send']:.0f} "
+      f"sends/s served, {rnr:.0f} RNR waits")
 EOF
 
 # 2. SIGTERM ends a watch without --count, with exit 0.
@@ -129,8 +137,8 @@ grep -Eq '^conn_id +hca_id +qpn +peer_pid +state +inflght +posted/s +served/s' "
 	fail "text: no column names"
 grep -Eq "^0x[0-9a-f]{8} +sdoca_[a-z0-9_]+ +[0-9]+ +$client +RTS " "$dir/watch.txt" ||
 	fail "text: no row of the connection to pid $client"
-grep -Eq '^  0x[0-9a-f]{8} +write +posted +0/s +0.00 MiB/s +served +[1-9][0-9]*/s' \
-	"$dir/watch.txt" || fail "text: no line of served writes"
+grep -Eq '^  0x[0-9a-f]{8} +send +posted +0/s +0.00 MiB/s +served +[1-9][0-9]*/s' \
+	"$dir/watch.txt" || fail "text: no line of served sends"
 grep -Eq "process $server (exited|closed its counters channel)" "$dir/watch.err" ||
 	fail "text: no message at the target's end: $(cat "$dir/watch.err")"
 wait "$client" || fail "the client failed: $(cat "$dir/client.log")"

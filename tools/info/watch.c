@@ -94,9 +94,22 @@ static int watch_loop(const struct info_watch_opts *o, const sigset_t *waiting_m
 	doca_error_t status;
 	int rc = 0;
 
-	/* The first snapshot: the base of the first interval. Failing here is
-	 * failing as --pid does (no such process, another user's). */
+	/* The first snapshot: the base of the first interval. Failing here
+	 * other than by a time-out is failing as --pid does (no such
+	 * process, another user's). */
 	status = softdoca_process_counters_get(o->pid, &before);
+	while (status == DOCA_ERROR_TIME_OUT && !stop_signal) {
+		/* Stopped or starved: a watch waits for it (each try takes
+		 * the reader's 2 s; Ctrl-C ends it). */
+		fprintf(stderr, "softdoca-info: process %u does not answer yet; trying again\n",
+		        o->pid);
+		status = softdoca_process_counters_get(o->pid, &before);
+	}
+	if (stop_signal) {
+		if (status == DOCA_SUCCESS)
+			softdoca_process_counters_destroy(before);
+		return 0;
+	}
 	if (status != DOCA_SUCCESS)
 		return read_failed(o->pid, status);
 	if (o->only && !info_process_has_device(before, o->only)) {
