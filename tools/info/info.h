@@ -117,5 +117,16 @@ bool info_dpa_on_device(const struct softdoca_process_counters *pc, const char *
 void info_print_dpa_text(const struct softdoca_process_counters *pc, const char *only);
 bool info_add_dpa_json(struct json_object *root, const struct softdoca_process_counters *pc,
                        const char *only);
+/* Whether DPA dpa is shown with -d only (NULL: all); a thread state's name. */
+bool info_dpa_shown(const struct softdoca_process_counters *pc, uint32_t dpa, const char *only);
+const char *info_dpa_thread_state_name(enum softdoca_dpa_thread_state s);
+
+/* --watch's DPA part (watch_dpa.c): each shown thread's activations per
+ * second over the interval and its completion contexts' depth now, as a
+ * text table and as "dpas" and "dpa_threads" of the JSON line (false: no
+ * memory). */
+void info_watch_print_dpa_text(const struct info_interval *iv, const char *only);
+bool info_watch_add_dpa_json(struct json_object *root, const struct info_interval *iv,
+                             const char *only);
 
 #endif /* SDOCA_TOOLS_INFO_H_ */

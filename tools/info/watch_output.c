@@ -175,6 +175,7 @@ void info_watch_print_text(const struct info_interval *iv, const char *only, boo
 		snprintf(id, sizeof(id), "0x%08x", c->connection_id);
 		print_detail(id, &d, iv->seconds);
 	}
+	info_watch_print_dpa_text(iv, only);
 	if (!clear)
 		printf("\n"); /* intervals apart, in a file or a pipe */
 }
@@ -259,6 +260,7 @@ int info_watch_print_json(const struct info_interval *iv, const char *only)
 	}
 	json_object_object_add(root, "devices", devs);
 	json_object_object_add(root, "connections", conns);
+	ok = ok && info_watch_add_dpa_json(root, iv, only);
 	line = ok ? json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
 	                                                         JSON_C_TO_STRING_NOSLASHESCAPE)
 	          : NULL;
