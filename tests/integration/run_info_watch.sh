@@ -141,6 +141,8 @@ grep -Eq '^  0x[0-9a-f]{8} +send +posted +0/s +0.00 MiB/s +served +[1-9][0-9]*/s
 	"$dir/watch.txt" || fail "text: no line of served sends"
 grep -Eq "process $server (exited|closed its counters channel)" "$dir/watch.err" ||
 	fail "text: no message at the target's end: $(cat "$dir/watch.err")"
+# that message alone, not the library's lines for the same failed read
+grep -q "\[DOCA\]" "$dir/watch.err" && fail "text: library log lines: $(cat "$dir/watch.err")"
 wait "$client" || fail "the client failed: $(cat "$dir/client.log")"
 
 # 4. Bad arguments.
@@ -159,4 +161,5 @@ if [ $failed != 0 ]; then
 	exit 1
 fi
 head -12 "$dir/watch.txt"
+cat "$dir/watch.err"
 echo "ok: softdoca-info --watch over $transport"

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <doca_log.h>
+
 #include "info.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -91,6 +93,7 @@ static int watch_loop(const struct info_watch_opts *o, const sigset_t *waiting_m
 	bool clear = !o->json && isatty(STDOUT_FILENO);
 	double before_t, deadline;
 	uint64_t done = 0;
+	uint32_t sdk_limit;
 	doca_error_t status;
 	int rc = 0;
 
@@ -117,6 +120,11 @@ static int watch_loop(const struct info_watch_opts *o, const sigset_t *waiting_m
 		softdoca_process_counters_destroy(before);
 		return 1;
 	}
+	/* From here on a failed read is the tool's to tell (the target's end,
+	 * an interval without an answer): the library's ERROR line for it
+	 * would only say it twice, less clearly. */
+	sdk_limit = doca_log_level_get_global_sdk_limit();
+	(void)doca_log_level_set_global_sdk_limit(DOCA_LOG_LEVEL_CRIT);
 	before_t = now_s(CLOCK_MONOTONIC);
 	deadline = before_t + o->interval;
 	while (!stop_signal && (o->count == 0 || done < o->count)) {
@@ -142,7 +150,12 @@ static int watch_loop(const struct info_watch_opts *o, const sigset_t *waiting_m
 			 * spans this one too. */
 			fprintf(stderr,
 			        "softdoca-info: process %u did not answer this interval: %s\n",
-			        o->pid, doca_error_get_descr(status));
+			        o->pid,
+			        status == DOCA_ERROR_TIME_OUT
+			                ? "no answer within 2 s (busy or stopped)"
+			        : status == DOCA_ERROR_AGAIN
+			                ? "its channel is busy with other readers"
+			                : doca_error_get_descr(status));
 			continue;
 		}
 		iv = (struct info_interval){
@@ -170,6 +183,7 @@ static int watch_loop(const struct info_watch_opts *o, const sigset_t *waiting_m
 			deadline = before_t + o->interval;
 	}
 	softdoca_process_counters_destroy(before);
+	(void)doca_log_level_set_global_sdk_limit(sdk_limit);
 	return rc;
 }
 
