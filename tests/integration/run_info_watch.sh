@@ -118,13 +118,16 @@ fi
 # -d: a device the target has not is refused; its own device is shown.
 out=$("$info" --pid "$server" --watch 0.2 --count 1 -d no_such_dev 2>&1)
 rc=$?
-[ $rc = 1 ] && echo "$out" | grep -q "has no device 'no_such_dev'" ||
+if [ $rc != 1 ] || ! echo "$out" | grep -q "has no device 'no_such_dev'"; then
 	fail "-d no_such_dev: exit $rc: $out"
+fi
 dev=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["devices"][0]["ibdev_name"])' \
 	"$dir/watch.json")
 out=$("$info" --pid "$server" --watch 0.2 --count 1 --json -d "$dev" 2>&1)
 rc=$?
-[ $rc = 0 ] && echo "$out" | grep -q "\"ibdev_name\":\"$dev\"" || fail "-d $dev: exit $rc: $out"
+if [ $rc != 0 ] || ! echo "$out" | grep -q "\"ibdev_name\":\"$dev\""; then
+	fail "-d $dev: exit $rc: $out"
+fi
 
 # 3. Text until the target exits (its client stops after DURATION s).
 timeout -s KILL "$LIMIT" "$info" --pid "$server" --watch 0.2 >"$dir/watch.txt" \
