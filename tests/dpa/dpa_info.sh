@@ -2,7 +2,7 @@
 # dpa_info.sh PROGRAM INFO: PROGRAM (info_main.c) leaves DPA threads in
 # every state (one kernel still running) and prints "ready PID"; softdoca-info --pid PID, in text and
 # JSON, must show its DPA and each thread's kernel, state, rank, EU,
-# activations and completion contexts while it runs. PROGRAM waits for
+# activations and completion contexts while it runs, and so must --watch. PROGRAM waits for
 # "done" on stdin, then tears down and must succeed. Every wait is bounded.
 set -u
 prog=$1
@@ -79,6 +79,33 @@ assert sorted(got, key=lambda t: str(t)) == want, got
 for t in root["dpa_threads"]:
     assert (t["ns_since_activation"] is None) == (t["activations"] == 0), t
 ' || fail "the JSON does not describe the DPA threads"
+
+# --watch: the threads as a table and as JSON lines, their completion
+# contexts' depth as now and their activations per second (none: each
+# thread is where it stays until "done")
+watch=$("$info" --pid "$target" --watch 0.1 --count 2 2>&1) || fail "--watch failed: $watch"
+n=$(printf '%s\n' "$watch" | grep -c -E \
+	"^[0-9]+ +0 +count_kernel +started +0 +1 +0 +0 +0$")
+[ "$n" -eq 2 ] || fail "$n intervals show the pending count_kernel, expected 2: $watch"
+printf '%s\n' "$watch" | grep -q -E "^dpa_thread +dpa +kernel +state +activ/s +cqs +populated" ||
+	fail "--watch: no DPA thread table: $watch"
+printf '%s\n' "$watch" | tail -8
+json=$("$info" --pid "$target" --watch 0.1 --count 2 --json 2>&1) ||
+	fail "--watch --json failed: $json"
+printf '%s\n' "$json" | python3 -c '
+import json, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 2, lines
+for n, line in enumerate(lines, 1):
+    r = json.loads(line)
+    assert r["interval"] == n and len(r["dpa_threads"]) == 7, r
+    (dpa,) = r["dpas"]
+    assert dpa["app_name"] == "thread_test_app", dpa
+    for t in r["dpa_threads"]:
+        assert t["activations_per_s"] == 0, t
+    spin = [t for t in r["dpa_threads"] if t["kernel"] == "spin_kernel"]
+    assert spin[0]["state"] == "running" and spin[0]["activations"] == 1, spin
+' || fail "--watch --json does not describe the DPA threads"
 
 # -d picks the DPA's device; another name is refused
 ibdev=$(printf '%s\n' "$text" | sed -n "s/^DPA 0:${tab}thread_test_app (hca_id \([^,]*\),.*/\1/p")

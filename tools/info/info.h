@@ -56,14 +56,77 @@ int info_print_json(const struct info_device *devs, int n);
 /* Another process's counters (--pid), of every device or only one. */
 void info_print_process_text(const struct softdoca_process_counters *pc, const char *only);
 int info_print_process_json(const struct softdoca_process_counters *pc, const char *only);
+/* Whether it has device ibdev (a device's counters or a DPA context there). */
+bool info_process_has_device(const struct softdoca_process_counters *pc, const char *ibdev);
+
+/* Names of operation types, NAK syndromes (from 1) and QP states, as the
+ * text and JSON print them; the counters that are one number each. */
+extern const char *const info_op_names[SOFTDOCA_NUM_OP_TYPES];
+extern const char *const info_syndrome_names[SOFTDOCA_NUM_SYNDROMES];
+const char *info_state_name(enum softdoca_qp_state s);
+#define INFO_SCALARS(X)       \
+	X(requests_posted)    \
+	X(requests_completed) \
+	X(requests_failed)    \
+	X(bytes_sent)         \
+	X(bytes_read)         \
+	X(requests_served)    \
+	X(bytes_placed)       \
+	X(rnr_waits)          \
+	X(rnr_notices)        \
+	X(timeouts)           \
+	X(naks_sent)          \
+	X(naks_received)      \
+	X(strangers_dropped)  \
+	X(faults_injected)
+
+struct json_object;
+/* c as JSON: counts, or with seconds > 0 rates per second (NULL: no memory). */
+struct json_object *info_counters_json(const struct softdoca_rdma_counters *c, double seconds);
+
+/* --watch: snapshots every interval seconds, each printed as rates since
+ * the one before; count intervals, or 0 until a signal or the target's end.
+ * The exit code: 0 at the end (the target's included), else as --pid's. */
+struct info_watch_opts {
+	uint32_t pid;
+	const char *only;
+	bool json;
+	double interval;
+	uint64_t count;
+};
+int info_watch(const struct info_watch_opts *o);
+
+/* One interval of --watch: the snapshot read now, the one before it, and
+ * the seconds between them (watch_output.c prints it). */
+struct info_interval {
+	const struct softdoca_process_counters *now;
+	const struct softdoca_process_counters *before;
+	double seconds;
+	uint64_t number;  /* 1, 2, ... */
+	double unix_time; /* when now was read */
+	double interval;  /* what was asked */
+};
+void info_watch_print_text(const struct info_interval *iv, const char *only, bool clear);
+/* One line of JSON; 0, or 1 when it could not be built. */
+int info_watch_print_json(const struct info_interval *iv, const char *only);
 
 /* Its DPA contexts and threads (process_dpa.c), those on device only if
  * not NULL: whether it has one there, the "DPA" text section, and the
  * "dpas" and "dpa_threads" members added to root (false: no memory). */
-struct json_object;
 bool info_dpa_on_device(const struct softdoca_process_counters *pc, const char *ibdev);
 void info_print_dpa_text(const struct softdoca_process_counters *pc, const char *only);
 bool info_add_dpa_json(struct json_object *root, const struct softdoca_process_counters *pc,
                        const char *only);
+/* Whether DPA dpa is shown with -d only (NULL: all); a thread state's name. */
+bool info_dpa_shown(const struct softdoca_process_counters *pc, uint32_t dpa, const char *only);
+const char *info_dpa_thread_state_name(enum softdoca_dpa_thread_state s);
+
+/* --watch's DPA part (watch_dpa.c): each shown thread's activations per
+ * second over the interval and its completion contexts' depth now, as a
+ * text table and as "dpas" and "dpa_threads" of the JSON line (false: no
+ * memory). */
+void info_watch_print_dpa_text(const struct info_interval *iv, const char *only);
+bool info_watch_add_dpa_json(struct json_object *root, const struct info_interval *iv,
+                             const char *only);
 
 #endif /* SDOCA_TOOLS_INFO_H_ */

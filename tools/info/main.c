@@ -7,9 +7,11 @@
  * each supports, like ibv_devinfo. With --pid P: the counters of a running
  * softdoca process, per device and per connection, and its DPA threads.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,18 @@ static void usage(FILE *out, const char *prog)
 	        "                       dropped, faults injected; and its DPA contexts and\n"
 	        "                       threads: kernel, state, rank, EU, activations, time\n"
 	        "                       since the last one, completions queued\n"
-	        "  -j, --json           print JSON instead of text\n"
+	        "  -w, --watch[=SECONDS] with --pid: every SECONDS (default 1, at least\n"
+	        "                       0.01), the rates since the last interval per device\n"
+	        "                       and connection: operations and MiB/s posted and\n"
+	        "                       served by type, RNR waits, NAKs by syndrome,\n"
+	        "                       timeouts, failures, requests in flight, state; DPA\n"
+	        "                       threads' activations/s and completion queues; ends\n"
+	        "                       on Ctrl-C/SIGTERM, or when the process exits or\n"
+	        "                       closes its counters channel (exit 0, a message on\n"
+	        "                       stderr)\n"
+	        "  -c, --count=N        with --watch: stop after N intervals\n"
+	        "  -j, --json           print JSON instead of text (--watch: one line per\n"
+	        "                       interval)\n"
 	        "  -h, --help           this text\n",
 	        prog);
 }
@@ -47,6 +60,35 @@ static bool parse_pid(const char *s, uint32_t *pid)
 	if (errno || end == s || *end || v <= 0 || v > INT_MAX)
 		return false;
 	*pid = (uint32_t)v;
+	return true;
+}
+
+/* --watch's interval: seconds, a decimal number. */
+static bool parse_interval(const char *s, double *seconds)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0.01 || v > 86400)
+		return false;
+	*seconds = v;
+	return true;
+}
+
+static bool parse_count(const char *s, uint64_t *count)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (*s == '-')
+		return false;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || v == 0)
+		return false;
+	*count = v;
 	return true;
 }
 
@@ -70,18 +112,10 @@ static int process(uint32_t pid, const char *only, bool json)
 		        why);
 		return status == DOCA_ERROR_AGAIN ? 75 : 1; /* EX_TEMPFAIL: try again */
 	}
-	if (only) {
-		bool found = false;
-
-		for (uint32_t d = 0; d < pc->num_devices; d++)
-			found |= strcmp(pc->devices[d].ibdev_name, only) == 0;
-		found |= info_dpa_on_device(pc, only);
-		if (!found) {
-			fprintf(stderr, "softdoca-info: process %u has no device '%s'\n", pid,
-			        only);
-			softdoca_process_counters_destroy(pc);
-			return 1;
-		}
+	if (only && !info_process_has_device(pc, only)) {
+		fprintf(stderr, "softdoca-info: process %u has no device '%s'\n", pid, only);
+		softdoca_process_counters_destroy(pc);
+		return 1;
 	}
 	if (json)
 		rc = info_print_process_json(pc, only);
@@ -97,23 +131,54 @@ int main(int argc, char **argv)
 		{ "ib-dev", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "watch", optional_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *only = NULL;
 	bool json = false;
 	uint32_t pid = 0;
+	bool watch = false;
+	double interval = 1.0;
+	uint64_t count = 0;
 	struct doca_devinfo **list;
 	struct info_device *devs;
 	uint32_t num = 0;
 	int opt, n = 0, rc;
 	doca_error_t status;
 
-	while ((opt = getopt_long(argc, argv, "d:jp:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:jp:w::c:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (!parse_pid(optarg, &pid)) {
 				fprintf(stderr, "softdoca-info: --pid: '%s' is not a process id\n",
+				        optarg);
+				usage(stderr, argv[0]);
+				return 2;
+			}
+			break;
+		case 'w':
+			watch = true;
+			/* "--watch 0.2" as well as "--watch=0.2": a number next is
+			 * its interval (no operand is a number). */
+			if (!optarg && optind < argc &&
+			    (isdigit((unsigned char)argv[optind][0]) || argv[optind][0] == '.'))
+				optarg = argv[optind++];
+			if (optarg && !parse_interval(optarg, &interval)) {
+				fprintf(stderr,
+				        "softdoca-info: --watch: '%s' is not a number of seconds "
+				        "from 0.01 to 86400\n",
+				        optarg);
+				usage(stderr, argv[0]);
+				return 2;
+			}
+			break;
+		case 'c':
+			if (!parse_count(optarg, &count)) {
+				fprintf(stderr,
+				        "softdoca-info: --count: '%s' is not a number of "
+				        "intervals\n",
 				        optarg);
 				usage(stderr, argv[0]);
 				return 2;
@@ -137,6 +202,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "softdoca-info: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr, argv[0]);
 		return 2;
+	}
+	if ((watch || count) && !pid) {
+		fprintf(stderr, "softdoca-info: --watch and --count watch a process: give --pid\n");
+		usage(stderr, argv[0]);
+		return 2;
+	}
+	if (count && !watch) {
+		fprintf(stderr, "softdoca-info: --count counts --watch's intervals\n");
+		usage(stderr, argv[0]);
+		return 2;
+	}
+	if (watch) {
+		struct info_watch_opts w = {
+			.pid = pid, .only = only, .json = json, .interval = interval, .count = count
+		};
+
+		return info_watch(&w);
 	}
 	if (pid)
 		return process(pid, only, json);

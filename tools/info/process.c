@@ -16,7 +16,7 @@
 
 #include "info.h"
 
-static const char *const op_names[SOFTDOCA_NUM_OP_TYPES] = {
+const char *const info_op_names[SOFTDOCA_NUM_OP_TYPES] = {
 	[SOFTDOCA_OP_WRITE] = "write",
 	[SOFTDOCA_OP_WRITE_IMM] = "write_imm",
 	[SOFTDOCA_OP_SEND] = "send",
@@ -29,7 +29,7 @@ static const char *const op_names[SOFTDOCA_NUM_OP_TYPES] = {
 	[SOFTDOCA_OP_SYNC_EVENT_ADD] = "sync_event_add",
 };
 
-static const char *const syndrome_names[SOFTDOCA_NUM_SYNDROMES] = {
+const char *const info_syndrome_names[SOFTDOCA_NUM_SYNDROMES] = {
 	[SOFTDOCA_SYN_REMOTE_ACCESS] = "remote_access",
 	[SOFTDOCA_SYN_REMOTE_INVALID] = "remote_invalid",
 	[SOFTDOCA_SYN_RNR_RETRY_EXCEEDED] = "rnr_retry_exceeded",
@@ -43,24 +43,7 @@ static const char *const state_names[] = {
 	[SOFTDOCA_QP_ERROR] = "ERROR",
 };
 
-/* The counters that are one number each. */
-#define SCALARS(X)            \
-	X(requests_posted)    \
-	X(requests_completed) \
-	X(requests_failed)    \
-	X(bytes_sent)         \
-	X(bytes_read)         \
-	X(requests_served)    \
-	X(bytes_placed)       \
-	X(rnr_waits)          \
-	X(rnr_notices)        \
-	X(timeouts)           \
-	X(naks_sent)          \
-	X(naks_received)      \
-	X(strangers_dropped)  \
-	X(faults_injected)
-
-static const char *state_name(enum softdoca_qp_state s)
+const char *info_state_name(enum softdoca_qp_state s)
 {
 	return (unsigned)s < sizeof(state_names) / sizeof(state_names[0]) ? state_names[s] : "?";
 }
@@ -70,12 +53,12 @@ static void print_counters(const struct softdoca_rdma_counters *c)
 	bool any = false;
 
 #define PRINT_SCALAR(name) printf("\t%-24s%" PRIu64 "\n", #name ":", c->name);
-	SCALARS(PRINT_SCALAR)
+	INFO_SCALARS(PRINT_SCALAR)
 #undef PRINT_SCALAR
 	for (int s = 1; s < SOFTDOCA_NUM_SYNDROMES; s++)
 		if (c->naks_sent_by_syndrome[s] || c->naks_received_by_syndrome[s])
 			printf("\tnaks[%s]:%*s sent %" PRIu64 ", received %" PRIu64 "\n",
-			       syndrome_names[s], 18 - (int)strlen(syndrome_names[s]), "",
+			       info_syndrome_names[s], 18 - (int)strlen(info_syndrome_names[s]), "",
 			       c->naks_sent_by_syndrome[s], c->naks_received_by_syndrome[s]);
 	for (int op = 0; op < SOFTDOCA_NUM_OP_TYPES; op++) {
 		if (!c->posted[op] && !c->served[op] && !c->posted_bytes[op] &&
@@ -86,7 +69,7 @@ static void print_counters(const struct softdoca_rdma_counters *c)
 			       "served", "served_bytes");
 		any = true;
 		printf("\t%-16s%14" PRIu64 "%16" PRIu64 "%14" PRIu64 "%16" PRIu64 "\n",
-		       op_names[op], c->posted[op], c->posted_bytes[op], c->served[op],
+		       info_op_names[op], c->posted[op], c->posted_bytes[op], c->served[op],
 		       c->served_bytes[op]);
 	}
 	if (!any)
@@ -99,6 +82,14 @@ static bool shown(const struct softdoca_process_counters *pc, uint32_t dev, cons
 }
 
 static void print_connections(const struct softdoca_process_counters *pc, const char *only);
+
+bool info_process_has_device(const struct softdoca_process_counters *pc, const char *ibdev)
+{
+	for (uint32_t d = 0; d < pc->num_devices; d++)
+		if (strcmp(pc->devices[d].ibdev_name, ibdev) == 0)
+			return true;
+	return info_dpa_on_device(pc, ibdev);
+}
 
 void info_print_process_text(const struct softdoca_process_counters *pc, const char *only)
 {
@@ -138,8 +129,8 @@ static void print_connections(const struct softdoca_process_counters *pc, const 
 		       " %14" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
 		       " %6" PRIu64 "\n",
 		       c->connection_id, pc->devices[c->device].ibdev_name, c->qp_number,
-		       c->peer_pid, c->peer_qp_number, state_name(c->state), k->requests_posted,
-		       k->bytes_sent, k->requests_served, k->bytes_placed,
+		       c->peer_pid, c->peer_qp_number, info_state_name(c->state),
+		       k->requests_posted, k->bytes_sent, k->requests_served, k->bytes_placed,
 		       k->rnr_waits + k->rnr_notices, k->timeouts, k->naks_sent + k->naks_received,
 		       k->strangers_dropped, k->faults_injected);
 	}
@@ -150,41 +141,57 @@ static void print_connections(const struct softdoca_process_counters *pc, const 
 			continue;
 		printf("\nconnection 0x%08x (hca_id %s, qpn %u, peer pid %u qpn %u, %s)\n",
 		       c->connection_id, pc->devices[c->device].ibdev_name, c->qp_number,
-		       c->peer_pid, c->peer_qp_number, state_name(c->state));
+		       c->peer_pid, c->peer_qp_number, info_state_name(c->state));
 		print_counters(&c->counters);
 	}
 }
 
-static json_object *by_name(const uint64_t *values, const char *const *names, int first, int n)
+/* A count, or a rate per second with 3 decimals (json-c would print 17). */
+static json_object *value_json(uint64_t v, double seconds)
+{
+	char text[40];
+
+	if (seconds <= 0)
+		return json_object_new_int64((int64_t)v);
+	snprintf(text, sizeof(text), "%.3f", (double)v / seconds);
+	return json_object_new_double_s((double)v / seconds, text);
+}
+
+static json_object *by_name(const uint64_t *values, const char *const *names, int first, int n,
+                            double seconds)
 {
 	json_object *o = json_object_new_object();
 
 	for (int i = first; o && i < n; i++)
-		json_object_object_add(o, names[i], json_object_new_int64((int64_t)values[i]));
+		json_object_object_add(o, names[i], value_json(values[i], seconds));
 	return o;
 }
 
-static json_object *counters_json(const struct softdoca_rdma_counters *c)
+json_object *info_counters_json(const struct softdoca_rdma_counters *c, double seconds)
 {
 	json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-#define JSON_SCALAR(name) json_object_object_add(o, #name, json_object_new_int64((int64_t)c->name));
-	SCALARS(JSON_SCALAR)
+#define JSON_SCALAR(name) json_object_object_add(o, #name, value_json(c->name, seconds));
+	INFO_SCALARS(JSON_SCALAR)
 #undef JSON_SCALAR
-	json_object_object_add(o, "posted", by_name(c->posted, op_names, 0, SOFTDOCA_NUM_OP_TYPES));
-	json_object_object_add(o, "posted_bytes",
-	                       by_name(c->posted_bytes, op_names, 0, SOFTDOCA_NUM_OP_TYPES));
-	json_object_object_add(o, "served", by_name(c->served, op_names, 0, SOFTDOCA_NUM_OP_TYPES));
-	json_object_object_add(o, "served_bytes",
-	                       by_name(c->served_bytes, op_names, 0, SOFTDOCA_NUM_OP_TYPES));
 	json_object_object_add(
-	        o, "naks_sent_by_syndrome",
-	        by_name(c->naks_sent_by_syndrome, syndrome_names, 1, SOFTDOCA_NUM_SYNDROMES));
+	        o, "posted", by_name(c->posted, info_op_names, 0, SOFTDOCA_NUM_OP_TYPES, seconds));
 	json_object_object_add(
-	        o, "naks_received_by_syndrome",
-	        by_name(c->naks_received_by_syndrome, syndrome_names, 1, SOFTDOCA_NUM_SYNDROMES));
+	        o, "posted_bytes",
+	        by_name(c->posted_bytes, info_op_names, 0, SOFTDOCA_NUM_OP_TYPES, seconds));
+	json_object_object_add(
+	        o, "served", by_name(c->served, info_op_names, 0, SOFTDOCA_NUM_OP_TYPES, seconds));
+	json_object_object_add(
+	        o, "served_bytes",
+	        by_name(c->served_bytes, info_op_names, 0, SOFTDOCA_NUM_OP_TYPES, seconds));
+	json_object_object_add(o, "naks_sent_by_syndrome",
+	                       by_name(c->naks_sent_by_syndrome, info_syndrome_names, 1,
+	                               SOFTDOCA_NUM_SYNDROMES, seconds));
+	json_object_object_add(o, "naks_received_by_syndrome",
+	                       by_name(c->naks_received_by_syndrome, info_syndrome_names, 1,
+	                               SOFTDOCA_NUM_SYNDROMES, seconds));
 	return o;
 }
 
@@ -214,7 +221,8 @@ int info_print_process_json(const struct softdoca_process_counters *pc, const ch
 		}
 		json_object_object_add(o, "ibdev_name",
 		                       json_object_new_string(pc->devices[d].ibdev_name));
-		json_object_object_add(o, "counters", counters_json(&pc->devices[d].counters));
+		json_object_object_add(o, "counters",
+		                       info_counters_json(&pc->devices[d].counters, 0));
 		json_object_array_add(devs, o);
 	}
 	for (uint32_t i = 0; i < pc->num_connections; i++) {
@@ -232,8 +240,9 @@ int info_print_process_json(const struct softdoca_process_counters *pc, const ch
 		json_object_object_add(o, "peer_pid", json_object_new_int64(c->peer_pid));
 		json_object_object_add(o, "peer_qp_number",
 		                       json_object_new_int64(c->peer_qp_number));
-		json_object_object_add(o, "state", json_object_new_string(state_name(c->state)));
-		json_object_object_add(o, "counters", counters_json(&c->counters));
+		json_object_object_add(o, "state",
+		                       json_object_new_string(info_state_name(c->state)));
+		json_object_object_add(o, "counters", info_counters_json(&c->counters, 0));
 		json_object_array_add(conns, o);
 	}
 	json_object_object_add(root, "devices", devs);

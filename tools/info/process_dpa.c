@@ -22,13 +22,13 @@ static const char *const thread_states[] = {
 	[SOFTDOCA_DPA_THREAD_FINISHED] = "finished", [SOFTDOCA_DPA_THREAD_DETACHED] = "detached",
 };
 
-static const char *thread_state(enum softdoca_dpa_thread_state s)
+const char *info_dpa_thread_state_name(enum softdoca_dpa_thread_state s)
 {
 	return (unsigned)s < sizeof(thread_states) / sizeof(thread_states[0]) ? thread_states[s]
 	                                                                      : "?";
 }
 
-static bool dpa_shown(const struct softdoca_process_counters *pc, uint32_t dpa, const char *only)
+bool info_dpa_shown(const struct softdoca_process_counters *pc, uint32_t dpa, const char *only)
 {
 	return !only || strcmp(pc->dpas[dpa].ibdev_name, only) == 0;
 }
@@ -36,7 +36,7 @@ static bool dpa_shown(const struct softdoca_process_counters *pc, uint32_t dpa, 
 bool info_dpa_on_device(const struct softdoca_process_counters *pc, const char *ibdev)
 {
 	for (uint32_t i = 0; i < pc->num_dpas; i++)
-		if (dpa_shown(pc, i, ibdev))
+		if (info_dpa_shown(pc, i, ibdev))
 			return true;
 	return false;
 }
@@ -48,7 +48,7 @@ void info_print_dpa_text(const struct softdoca_process_counters *pc, const char 
 	for (uint32_t i = 0; i < pc->num_dpas; i++) {
 		const struct softdoca_dpa_counters *d = &pc->dpas[i];
 
-		if (!dpa_shown(pc, i, only))
+		if (!info_dpa_shown(pc, i, only))
 			continue;
 		printf("\nDPA %u:\t%s (hca_id %s, %s)\n", i, d->app_name[0] ? d->app_name : "-",
 		       d->ibdev_name, d->started ? "started" : "stopped");
@@ -66,7 +66,7 @@ void info_print_dpa_text(const struct softdoca_process_counters *pc, const char 
 		const struct softdoca_dpa_thread_counters *t = &pc->dpa_threads[i];
 		char rank[24] = "-", eu[12] = "-", since[32] = "never";
 
-		if (!dpa_shown(pc, t->dpa, only))
+		if (!info_dpa_shown(pc, t->dpa, only))
 			continue;
 		if (!any_thread)
 			printf("\n%-8s %-4s %-24s %-9s %-7s %-7s %-5s %12s %14s %4s %10s %10s "
@@ -84,9 +84,10 @@ void info_print_dpa_text(const struct softdoca_process_counters *pc, const char 
 			         (double)t->ns_since_activation / 1e9);
 		printf("%-8u %-4u %-24s %-9s %-7s %-7s %-5s %12" PRIu64 " %14s %4u %10" PRIu64
 		       " %10" PRIu64 " %10" PRIu64 "\n",
-		       t->id, t->dpa, t->kernel[0] ? t->kernel : "-", thread_state(t->state),
-		       t->trigger_pending ? "pending" : "-", rank, eu, t->activations, since,
-		       t->completions, t->cq_populated, t->cq_unread, t->cq_held);
+		       t->id, t->dpa, t->kernel[0] ? t->kernel : "-",
+		       info_dpa_thread_state_name(t->state), t->trigger_pending ? "pending" : "-",
+		       rank, eu, t->activations, since, t->completions, t->cq_populated,
+		       t->cq_unread, t->cq_held);
 	}
 }
 
@@ -128,7 +129,8 @@ static json_object *thread_json(const struct softdoca_dpa_thread_counters *t)
 	json_object_object_add(o, "dpa", int64(t->dpa));
 	json_object_object_add(o, "kernel",
 	                       t->kernel[0] ? json_object_new_string(t->kernel) : NULL);
-	json_object_object_add(o, "state", json_object_new_string(thread_state(t->state)));
+	json_object_object_add(o, "state",
+	                       json_object_new_string(info_dpa_thread_state_name(t->state)));
 	json_object_object_add(o, "trigger_pending", json_object_new_boolean(t->trigger_pending));
 	json_object_object_add(o, "rank", t->num_ranks ? int64(t->rank) : NULL);
 	json_object_object_add(o, "num_ranks", t->num_ranks ? int64(t->num_ranks) : NULL);
@@ -156,10 +158,10 @@ bool info_add_dpa_json(json_object *root, const struct softdoca_process_counters
 		return false;
 	}
 	for (uint32_t i = 0; i < pc->num_dpas; i++)
-		if (dpa_shown(pc, i, only))
+		if (info_dpa_shown(pc, i, only))
 			json_object_array_add(dpas, dpa_json(&pc->dpas[i], i));
 	for (uint32_t i = 0; i < pc->num_dpa_threads; i++)
-		if (dpa_shown(pc, pc->dpa_threads[i].dpa, only))
+		if (info_dpa_shown(pc, pc->dpa_threads[i].dpa, only))
 			json_object_array_add(threads, thread_json(&pc->dpa_threads[i]));
 	json_object_object_add(root, "dpas", dpas);
 	json_object_object_add(root, "dpa_threads", threads);
