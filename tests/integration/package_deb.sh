@@ -2,7 +2,8 @@
 # Builds the .deb packages (cpack), checks their contents and Depends,
 # installs them as a user would (apt-get install ./*.deb), builds and runs a
 # DOCA program against the installed tree through pkg-config alone, runs the
-# installed tools, then purges the packages and checks nothing is left.
+# installed tools (softdoca-perf: checked writes between two processes), then
+# purges the packages and checks nothing is left.
 # usage: package_deb.sh <build dir> <source dir>
 #
 # It changes the machine (dpkg's database, PREFIX): it needs root and runs
@@ -49,8 +50,10 @@ done
 
 work=$(mktemp -d /tmp/sdoca-package.XXXXXX)
 installed=0
+server=
 cleanup() {
 	status=$?
+	[ -z "$server" ] || kill -9 "$server" 2>/dev/null || true
 	if [ "$installed" -eq 1 ]; then
 		echo "cleaning up: dpkg -P $PACKAGES"
 		# shellcheck disable=SC2086
@@ -149,8 +152,23 @@ ldd "$work/prog" | grep -q "libdoca_common.so.* => $libdir/" || fail "the progra
 timeout -s KILL "$LIMIT" "$prefix/bin/softdoca-info" >"$work/info.log" 2>&1 ||
 	{ cat "$work/info.log"; fail "softdoca-info"; }
 grep -q . "$work/info.log" || fail "softdoca-info printed nothing"
-timeout -s KILL "$LIMIT" "$prefix/bin/softdoca-perf" --help >"$work/perf.log" 2>&1 ||
-	{ cat "$work/perf.log"; fail "softdoca-perf --help"; }
+# RDMA between two processes through the installed libraries: a checked
+# write test of softdoca-perf over shared memory (the server says its port).
+timeout -s KILL "$LIMIT" "$prefix/bin/softdoca-perf" -p 0 --transport shm >"$work/server.log" 2>&1 &
+server=$!
+port=
+for _ in $(seq 400); do
+	port=$(sed -n 's/.*waiting for a client on port \([0-9]*\).*/\1/p' "$work/server.log")
+	[ -n "$port" ] || ! kill -0 "$server" 2>/dev/null && break
+	sleep 0.05
+done
+[ -n "$port" ] || { cat "$work/server.log"; fail "the installed softdoca-perf server did not start"; }
+timeout -s KILL "$LIMIT" "$prefix/bin/softdoca-perf" -p "$port" --transport shm -n 200 --check \
+	127.0.0.1 >"$work/perf.log" 2>&1 || { cat "$work/perf.log" "$work/server.log"; fail "softdoca-perf client"; }
+wait "$server" || { cat "$work/server.log"; fail "softdoca-perf server"; }
+server=
+grep -q "Data check: [1-9][0-9]* verified, 0 wrong" "$work/perf.log" ||
+	{ cat "$work/perf.log"; fail "softdoca-perf: data not verified"; }
 test -x "$prefix/bin/dpacc" || fail "dpacc is not on $prefix/bin"
 
 # --- removed, nothing left -----------------------------------------------------------
