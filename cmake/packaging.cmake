@@ -48,5 +48,9 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/src)
 # libraries need zlib, and dpacc is Python reading clang's AST.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libucx-dev, libjson-c-dev, zlib1g-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "python3, clang")
+# Nor over a DOCA unpacked there without dpkg (cmake/deb/preinst.in).
+configure_file(${CMAKE_CURRENT_LIST_DIR}/deb/preinst.in ${PROJECT_BINARY_DIR}/deb-dev/preinst @ONLY)
+set(CPACK_DEBIAN_DEV_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb-dev/preinst)
+set(CPACK_DEBIAN_DEV_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 
 include(CPack)

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Builds the .deb packages (cpack), checks their contents and Depends,
+# checks softdoca-dev refuses to overwrite a DOCA dpkg does not know of,
 # installs them as a user would (apt-get install ./*.deb), builds and runs a
 # DOCA program against the installed tree through pkg-config alone, runs the
 # installed tools (softdoca-perf: checked writes between two processes), then
@@ -51,6 +52,7 @@ done
 work=$(mktemp -d /tmp/sdoca-package.XXXXXX)
 installed=0
 server=
+created=
 cleanup() {
 	status=$?
 	[ -z "$server" ] || kill -9 "$server" 2>/dev/null || true
@@ -59,6 +61,7 @@ cleanup() {
 		# shellcheck disable=SC2086
 		dpkg -P $PACKAGES >/dev/null 2>&1 || true
 	fi
+	[ -z "$created" ] || rm -rf "$created"
 	rm -rf "$work"
 	exit $status
 }
@@ -123,8 +126,27 @@ done
 dpkg-deb -f "$deb_dev" Depends | grep -q "softdoca (= " || fail "softdoca-dev does not depend on softdoca"
 dpkg-deb -f "$deb_tools" Depends | grep -q "softdoca (= " || fail "softdoca-tools does not depend on softdoca"
 
-# --- installed as a user installs them ----------------------------------------------
+# --- not over a DOCA that dpkg does not know of ----------------------------------------
+# A header of a DOCA unpacked into PREFIX without dpkg: softdoca-dev's preinst
+# refuses to overwrite it. (top: the first directory this creates, removed
+# after: none of it existed.)
+top=$prefix
+while [ ! -e "$(dirname "$top")" ]; do top=$(dirname "$top"); done
 installed=1
+created=$top
+mkdir -p "$prefix/include"
+echo "/* DOCA's */" >"$prefix/include/doca_rdma.h"
+if timeout -s KILL 180 dpkg -i "$deb_runtime" "$deb_dev" >"$work/refused.log" 2>&1; then
+	fail "softdoca-dev installed over $prefix/include/doca_rdma.h, which no package owns"
+fi
+grep -q "no package owns it" "$work/refused.log" || { cat "$work/refused.log"; fail "not refused by preinst"; }
+[ "$(cat "$prefix/include/doca_rdma.h")" = "/* DOCA's */" ] || fail "the unowned header was overwritten"
+# shellcheck disable=SC2086
+dpkg -P $PACKAGES >/dev/null 2>&1 || fail "dpkg -P after the refusal"
+rm -rf "$created"
+created=
+
+# --- installed as a user installs them ----------------------------------------------
 export DEBIAN_FRONTEND=noninteractive
 if command -v apt-get >/dev/null; then
 	timeout -s KILL 180 apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=120 \
