@@ -8,7 +8,8 @@
 # They install into SOFTDOCA_PACKAGE_PREFIX, /opt/softdoca by default: never
 # into /opt/mellanox/doca, where a real DOCA installation lives. A user who
 # wants DOCA's path builds packages for it (README); dpkg then refuses to
-# overwrite a file another package (a real DOCA) owns.
+# overwrite a file another package (a real DOCA) owns, and the preinsts (below)
+# a file no package owns.
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME softdoca)
@@ -48,9 +49,16 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${PROJECT_BINARY_DIR}/src)
 # libraries need zlib, and dpacc is Python reading clang's AST.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libucx-dev, libjson-c-dev, zlib1g-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "python3, clang")
-# Nor over a DOCA unpacked there without dpkg (cmake/deb/preinst.in).
-configure_file(${CMAKE_CURRENT_LIST_DIR}/deb/preinst.in ${PROJECT_BINARY_DIR}/deb-dev/preinst @ONLY)
-set(CPACK_DEBIAN_DEV_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb-dev/preinst)
-set(CPACK_DEBIAN_DEV_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+
+# Nor over files of a DOCA unpacked there without dpkg: each package's preinst
+# checks its own files (cmake/deb/preinst.cmake writes it at cpack time).
+set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/deb/preinst.cmake)
+set(CPACK_SDOCA_PREINST_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/deb/preinst.in)
+set(CPACK_SDOCA_PREINST_DIR ${PROJECT_BINARY_DIR}/deb-preinst)
+foreach(component RUNTIME DEV TOOLS)
+	string(TOLOWER ${component} lower)
+	set(CPACK_DEBIAN_${component}_PACKAGE_CONTROL_EXTRA ${CPACK_SDOCA_PREINST_DIR}/${lower}/preinst)
+	set(CPACK_DEBIAN_${component}_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+endforeach()
 
 include(CPack)

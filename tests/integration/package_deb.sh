@@ -127,20 +127,26 @@ dpkg-deb -f "$deb_dev" Depends | grep -q "softdoca (= " || fail "softdoca-dev do
 dpkg-deb -f "$deb_tools" Depends | grep -q "softdoca (= " || fail "softdoca-tools does not depend on softdoca"
 
 # --- not over a DOCA that dpkg does not know of ----------------------------------------
-# A header of a DOCA unpacked into PREFIX without dpkg: softdoca-dev's preinst
-# refuses to overwrite it. (top: the first directory this creates, removed
-# after: none of it existed.)
+# Files of a DOCA unpacked into PREFIX without dpkg, a header and a library:
+# the preinsts of softdoca-dev and softdoca refuse to overwrite them. (top:
+# the first directory this creates, removed after: none of it existed.)
 top=$prefix
 while [ ! -e "$(dirname "$top")" ]; do top=$(dirname "$top"); done
 installed=1
 created=$top
-mkdir -p "$prefix/include"
+lib=$(dpkg-deb -c "$deb_runtime" | awk '{print substr($6, 2)}' | grep '/libdoca_common\.so\.[0-9]*$')
+mkdir -p "$prefix/include" "$(dirname "$lib")"
 echo "/* DOCA's */" >"$prefix/include/doca_rdma.h"
+echo "DOCA's" >"$lib"
 if timeout -s KILL 180 dpkg -i "$deb_runtime" "$deb_dev" >"$work/refused.log" 2>&1; then
-	fail "softdoca-dev installed over $prefix/include/doca_rdma.h, which no package owns"
+	fail "softdoca and softdoca-dev installed over files no package owns"
 fi
-grep -q "no package owns it" "$work/refused.log" || { cat "$work/refused.log"; fail "not refused by preinst"; }
+for pkg in softdoca-dev softdoca; do
+	grep -q "^$pkg: .* no package owns it" "$work/refused.log" ||
+		{ cat "$work/refused.log"; fail "$pkg's preinst did not refuse"; }
+done
 [ "$(cat "$prefix/include/doca_rdma.h")" = "/* DOCA's */" ] || fail "the unowned header was overwritten"
+[ "$(cat "$lib")" = "DOCA's" ] || fail "the unowned $lib was overwritten"
 # shellcheck disable=SC2086
 dpkg -P $PACKAGES >/dev/null 2>&1 || fail "dpkg -P after the refusal"
 rm -rf "$created"
