@@ -23,6 +23,9 @@
 #                    of failing rounds kept in build/stress/; exit 1 on any
 #                    failure
 #
+#   ./run.sh package the release build's .deb packages (softdoca, softdoca-dev,
+#                    softdoca-tools; prefix /opt/softdoca) in build/packages/
+#
 # Also: build, install [PREFIX], fuzz [SECONDS], format, deps.
 set -euo pipefail
 
@@ -195,6 +198,14 @@ case "${1:-}" in
 deps) deps ;;
 build) deps; build_release ;;
 install) deps; build_release; cmake --install build --prefix "${2:-/opt/softdoca}" ;;
+package)
+	deps
+	build_release
+	log "Debian packages (build/packages/)"
+	rm -rf build/packages
+	(cd build && cpack -G DEB >/dev/null)
+	ls -1 build/packages/*.deb
+	;;
 demo) deps; demo ;;
 test)
 	# One after the other, not in an && list: set -e is off inside such a list.
