@@ -231,7 +231,8 @@ DOCA_EXPERIMENTAL void doca_argp_set_grpc_program(void)
 DOCA_EXPERIMENTAL doca_error_t doca_argp_get_grpc_addr(const char **address)
 {
 	(void)address;
-	SDOCA_NOT_SUPPORTED("no gRPC front end");
+	SDOCA_LOG_NOT_SUPPORTED("no gRPC front end");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void)

@@ -23,30 +23,41 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
                                                       uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(dev_list_rep);
-	SDOCA_CHECK_ARG(nb_devs_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_list_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(nb_devs_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
-	SDOCA_CHECK_ARG(dev_list_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev_list_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo,
                                            struct doca_dev_rep **dev_rep)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(dev_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
 {
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
@@ -56,11 +67,14 @@ DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep
 	return NULL;
 }
 
-#define REP_GETTER_UNSUPPORTED(rep, out)              \
-	do {                                          \
-		SDOCA_CHECK_ARG(rep);                 \
-		SDOCA_CHECK_ARG(out);                 \
-		SDOCA_NOT_SUPPORTED(NO_REPRESENTORS); \
+#define REP_GETTER_UNSUPPORTED(rep, out)                  \
+	do {                                              \
+		if (!sdoca_arg_valid(rep))                \
+			return DOCA_ERROR_INVALID_VALUE;  \
+		if (!sdoca_arg_valid(out))                \
+			return DOCA_ERROR_INVALID_VALUE;  \
+		SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS); \
+		return DOCA_ERROR_NOT_SUPPORTED;          \
 	} while (0)
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep,
@@ -110,6 +124,7 @@ doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_
 DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
         const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
 {
-	SDOCA_CHECK_ARG(pci_addr_str);
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
 	REP_GETTER_UNSUPPORTED(devinfo_rep, is_equal);
 }

@@ -72,8 +72,8 @@ static doca_error_t grow_locked(void)
 	struct key_slot *slots;
 
 	if (chunk == MAX_CHUNKS)
-		SDOCA_FAIL(DOCA_ERROR_FULL, "memory-key table is full (%u keys)",
-		           MAX_CHUNKS * CHUNK_SLOTS - 1);
+		return sdoca_fail(DOCA_ERROR_FULL, "memory-key table is full (%u keys)",
+		                  MAX_CHUNKS * CHUNK_SLOTS - 1);
 	slots = calloc(CHUNK_SLOTS, sizeof(*slots));
 	if (!slots)
 		return DOCA_ERROR_NO_MEMORY;
@@ -101,8 +101,8 @@ static doca_error_t random_tag(uint32_t *hi, uint64_t *lo)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "getrandom failed: %s",
-			           strerror(errno));
+			return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "getrandom failed: %s",
+			                  strerror(errno));
 		got += (size_t)n;
 	}
 	*lo = sdoca_get_le64(bytes);

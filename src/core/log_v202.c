@@ -195,7 +195,8 @@ DOCA_EXPERIMENTAL void doca_log_set_quantity(uint16_t quantity)
 DOCA_EXPERIMENTAL doca_error_t doca_log_rate_bucket_register(int source, int *bucket)
 {
 	(void)source;
-	SDOCA_CHECK_ARG(bucket);
+	if (!sdoca_arg_valid(bucket))
+		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&rate.lock);
 	if (rate.num_buckets == MAX_BUCKETS) {
 		pthread_mutex_unlock(&rate.lock);

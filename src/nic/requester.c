@@ -56,10 +56,10 @@ static doca_error_t check_state(const struct nic_qp *qp)
 	case NIC_QP_ERROR: /* accepted, and flushed (nic_post_send) */
 		return DOCA_SUCCESS;
 	case NIC_QP_INIT:
-		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
-		           "the connection is not connected yet (doca_rdma_connect)");
+		return sdoca_fail(DOCA_ERROR_NOT_CONNECTED,
+		                  "the connection is not connected yet (doca_rdma_connect)");
 	default:
-		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
+		return sdoca_fail(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
 	}
 }
 
@@ -166,8 +166,8 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		if (acked) /* it did not leave: the ACK waits for the next chance */
 			nic_ack_defer(qp, ack_seq);
 		nic_unlock(w);
-		SDOCA_FAIL(status, "the transport refused the request: %s",
-		           doca_error_get_name(status));
+		return sdoca_fail(status, "the transport refused the request: %s",
+		                  doca_error_get_name(status));
 	}
 	qp->req.next_seq++;
 	count_posted(qp, wqe);

@@ -29,9 +29,10 @@ static doca_error_t post_recv(struct nic_srq *srq, struct nic_wqe *wqe, doca_err
 	nic_lock(w);
 	if (srq->count >= srq->capacity) {
 		nic_unlock(w);
-		SDOCA_FAIL(DOCA_ERROR_AGAIN,
-		           "receive queue full (%u receives posted); raise the receive queue size",
-		           srq->capacity);
+		return sdoca_fail(
+		        DOCA_ERROR_AGAIN,
+		        "receive queue full (%u receives posted); raise the receive queue size",
+		        srq->capacity);
 	}
 	wqe->op = NIC_WR_RECV;
 	wqe->outstanding = 0;

@@ -277,7 +277,8 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 #define RDMA_CAP_SUPPORTED(fn)                                                \
 	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
 	{                                                                     \
-		SDOCA_CHECK_ARG(devinfo);                                     \
+		if (!sdoca_arg_valid(devinfo))                                \
+			return DOCA_ERROR_INVALID_VALUE;                      \
 		return DOCA_SUCCESS;                                          \
 	}
 
@@ -288,7 +289,8 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 		struct rdma_task *t_;                                                      \
 		doca_error_t st_;                                                          \
                                                                                            \
-		SDOCA_CHECK_ARG(task);                                                     \
+		if (!sdoca_arg_valid(task))                                                \
+			return DOCA_ERROR_INVALID_VALUE;                                   \
 		st_ = rdma_task_alloc(rdma, kind, user_data,                               \
 		                      &(const struct rdma_task_args){ __VA_ARGS__ }, &t_); \
 		if (st_ == DOCA_SUCCESS)                                                   \
