@@ -14,14 +14,15 @@
 
 SDOCA_LOG_MODULE(buf);
 
-#define CHECK_HEAD(buf)                                                                        \
-	do {                                                                                   \
-		if (!(buf)->is_head)                                                           \
-			return sdoca_fail(                                                     \
-			        DOCA_ERROR_NOT_PERMITTED,                                      \
-			        "%s: buffer is an inner element of a list; use the list head", \
-			        __func__);                                                     \
-	} while (0)
+/* Most calls take a list by its head: false (logged) for an inner element. */
+static bool is_head(const struct doca_buf *buf, const char *caller)
+{
+	if (!buf->is_head) {
+		SDOCA_ERR("%s: buffer is an inner element of a list; use the list head", caller);
+		return false;
+	}
+	return true;
+}
 
 /* Returns every element of a list to its inventory. Inner elements keep a
  * count of 1 while listed; 0 marks an element that is back in its inventory. */
@@ -53,7 +54,8 @@ DOCA_STABLE doca_error_t doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *r
 	if (buf->refcount == 0)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
 		                  "doca_buf_inc_refcount: buffer was already released");
-	CHECK_HEAD(buf);
+	if (!is_head(buf, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	if (buf->refcount == UINT16_MAX)
 		return sdoca_fail(DOCA_ERROR_TOO_BIG,
 		                  "doca_buf_inc_refcount: reference count at maximum");
@@ -70,7 +72,8 @@ DOCA_STABLE doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *r
 	if (buf->refcount == 0)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
 		                  "doca_buf_dec_refcount: buffer was already released");
-	CHECK_HEAD(buf);
+	if (!is_head(buf, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	if (refcount)
 		*refcount = buf->refcount;
 	if (--buf->refcount == 0)
@@ -236,7 +239,8 @@ DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint3
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(num_elements))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_HEAD(buf);
+	if (!is_head(buf, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	*num_elements = buf->list_len;
 	return DOCA_SUCCESS;
 }
@@ -269,7 +273,8 @@ DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(list2))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_HEAD(list1);
+	if (!is_head(list1, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	return chain(list1, list1->tail, list2);
 }
 
@@ -283,7 +288,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_h
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(list2))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_HEAD(list1_head);
+	if (!is_head(list1_head, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	if (list1_head->tail != list1_tail)
 		return sdoca_fail(
 		        DOCA_ERROR_INVALID_VALUE,
@@ -301,7 +307,8 @@ DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct do
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(list2))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_HEAD(list1);
+	if (!is_head(list1, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	for (struct doca_buf *e = list1; e && e != list2; e = e->next) {
 		prev = e;
 		before++;

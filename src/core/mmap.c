@@ -36,19 +36,19 @@ SDOCA_LOG_MODULE(mmap);
 #define ACCESS_RDMA \
 	(DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
-/* Properties can change only on a local mmap that is not started. */
-#define CHECK_CONFIGURABLE(mmap)                                                             \
-	do {                                                                                 \
-		if ((mmap)->from_export)                                                     \
-			return sdoca_fail(                                                   \
-			        DOCA_ERROR_NOT_PERMITTED,                                    \
-			        "%s: mmap was created from an export and cannot be changed", \
-			        __func__);                                                   \
-		if ((mmap)->started)                                                         \
-			return sdoca_fail(DOCA_ERROR_BAD_STATE,                              \
-			                  "%s: mmap is started; stop it before changing it", \
-			                  __func__);                                         \
-	} while (0)
+/* Properties can change only on a local mmap that is not started:
+ * DOCA_SUCCESS, or the error (logged). */
+static doca_error_t check_configurable(const struct doca_mmap *mmap, const char *caller)
+{
+	if (mmap->from_export)
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "%s: mmap was created from an export and cannot be changed",
+		                  caller);
+	if (mmap->started)
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s: mmap is started; stop it before changing it", caller);
+	return DOCA_SUCCESS;
+}
 
 DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 {
@@ -491,7 +491,9 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 
 static doca_error_t set_range(struct doca_mmap *mmap, void *addr, size_t len)
 {
-	CHECK_CONFIGURABLE(mmap);
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (mmap->range_set)
 		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
 		                  "%s: the memory range is already set (it can be set once)",
@@ -569,7 +571,9 @@ DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(free_cb))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_CONFIGURABLE(mmap);
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	mmap->free_cb = free_cb;
 	mmap->free_opaque = opaque;
 	return DOCA_SUCCESS;
@@ -590,7 +594,9 @@ DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union d
 {
 	if (!sdoca_arg_valid(mmap))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_CONFIGURABLE(mmap);
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	mmap->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -662,7 +668,9 @@ DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint3
 
 	if (!sdoca_arg_valid(mmap))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_CONFIGURABLE(mmap);
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (access_mask & ~(uint32_t)ACCESS_ALL)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
 		                  "doca_mmap_set_permissions: unknown access bits 0x%x",

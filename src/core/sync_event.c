@@ -47,17 +47,16 @@ SDOCA_LOG_MODULE(sync_event);
 #define RDMA_ALL \
 	(DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
-/* Configuration happens before either kind of start. */
-#define CHECK_CONFIGURABLE(ev, what)                                                               \
-	do {                                                                                       \
-		if (!sdoca_arg_valid(ev))                                                          \
-			return DOCA_ERROR_INVALID_VALUE;                                           \
-		if ((ev)->keyed || (ev)->ctx.state != DOCA_CTX_STATE_IDLE)                         \
-			return sdoca_fail(DOCA_ERROR_BAD_STATE,                                    \
-			                  "%s: the sync event is started (configured before, and " \
-			                  "started once)",                                         \
-			                  what);                                                   \
-	} while (0)
+/* Configuration happens before either kind of start: false (logged) after. */
+static bool configurable(const struct doca_sync_event *ev, const char *what)
+{
+	if (ev->keyed || ev->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDOCA_ERR("%s: the sync event is started (configured before, and started once)",
+		          what);
+		return false;
+	}
+	return true;
+}
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create(struct doca_sync_event **event)
 {
@@ -120,7 +119,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_destroy(struct doca_sync_event *e
 
 static doca_error_t add_location(struct doca_sync_event *ev, uint32_t location, const char *what)
 {
-	CHECK_CONFIGURABLE(ev, what);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(ev, what))
+		return DOCA_ERROR_BAD_STATE;
 	ev->locations |= location;
 	return DOCA_SUCCESS;
 }
@@ -213,7 +215,10 @@ doca_sync_event_add_subscriber_location_remote_pci(struct doca_sync_event *event
  * CPU's 64-bit atomics (local and a peer's) work on it. */
 static doca_error_t set_value_addr(struct doca_sync_event *ev, uint64_t *addr, const char *what)
 {
-	CHECK_CONFIGURABLE(ev, what);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(ev, what))
+		return DOCA_ERROR_BAD_STATE;
 	if ((uintptr_t)addr % sizeof(uint64_t) != 0)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
 		                  "%s: the value's address %p is not 8-byte aligned", what,
@@ -251,7 +256,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_start(struct doca_sync_event *eve
 {
 	doca_error_t status;
 
-	CHECK_CONFIGURABLE(event, __func__);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(event, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	status = sdoca_se_activate(event);
 	if (status == DOCA_SUCCESS)
 		event->started = true;

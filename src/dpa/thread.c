@@ -308,16 +308,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *d
 
 /* A detached thread's kernel never left and still runs on its host thread
  * (and its exec, frame and entry): nothing may change them. */
-#define CHECK_CONFIGURABLE(t, caller)                                                            \
-	do {                                                                                     \
-		if ((t)->detached)                                                               \
-			return sdoca_fail(DOCA_ERROR_BAD_STATE,                                  \
-			                  "%s: thread %u's kernel never left: it cannot change", \
-			                  caller, (t)->id);                                      \
-		if ((t)->state != THREAD_CREATED || (t)->has_host)                               \
-			return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: thread %u is started",      \
-			                  caller, (t)->id);                                      \
-	} while (0)
+static bool configurable(const struct doca_dpa_thread *t, const char *caller)
+{
+	if (t->detached) {
+		SDOCA_ERR("%s: thread %u's kernel never left: it cannot change", caller, t->id);
+		return false;
+	}
+	if (t->state != THREAD_CREATED || t->has_host) {
+		SDOCA_ERR("%s: thread %u is started", caller, t->id);
+		return false;
+	}
+	return true;
+}
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread,
                                                             doca_dpa_func_t *func, uint64_t arg)
@@ -326,7 +328,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thre
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(func))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_CONFIGURABLE(dpa_thread, __func__);
+	if (!configurable(dpa_thread, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	const struct softdoca_dpa_kernel *k =
 	        sdoca_dpa_find_kernel(dpa_thread->dpa, func, SOFTDOCA_DPA_KERNEL_GLOBAL, __func__);
 	if (k == NULL)
@@ -365,7 +368,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa
 {
 	if (!sdoca_arg_valid(dpa_thread))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_CONFIGURABLE(dpa_thread, __func__);
+	if (!configurable(dpa_thread, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (dev_ptr != 0 &&
 	    sdoca_dpa_mem_check(dpa_thread->dpa, dev_ptr, 1, __func__) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -391,7 +395,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_affinity(
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(affinity))
 		return DOCA_ERROR_INVALID_VALUE;
-	CHECK_CONFIGURABLE(dpa_thread, __func__);
+	if (!configurable(dpa_thread, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	/* Validated and kept for show: host threads are not pinned (2.6). */
 	pthread_mutex_lock(&dpa_thread->lock);
 	dpa_thread->affinity = affinity;
@@ -419,7 +424,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 	if (!sdoca_arg_valid(dpa_thread))
 		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = dpa_thread;
-	CHECK_CONFIGURABLE(t, __func__);
+	if (!configurable(t, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!t->dpa->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
 	if (t->kernel == NULL)

@@ -190,14 +190,14 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma)
 }
 
 /* Properties change only while the context is IDLE. */
-#define CHECK_IDLE(rdma)                                                                       \
-	do {                                                                                   \
-		if (!sdoca_arg_valid(rdma))                                                    \
-			return DOCA_ERROR_INVALID_VALUE;                                       \
-		if ((rdma)->ctx.state != DOCA_CTX_STATE_IDLE)                                  \
-			return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", \
-			                  __func__);                                           \
-	} while (0)
+static bool idle(const struct doca_rdma *rdma, const char *caller)
+{
+	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDOCA_ERR("%s: the context is not IDLE", caller);
+		return false;
+	}
+	return true;
+}
 
 #define RDMA_GETTER(rdma, out, field)                    \
 	do {                                             \
@@ -212,7 +212,10 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma)
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma,
                                                              uint32_t send_queue_size)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(send_queue_size > 0 && send_queue_size <= RDMA_MAX_QUEUE_SIZE))
 		return DOCA_ERROR_INVALID_VALUE;
 	rdma->send_queue_size = send_queue_size;
@@ -222,7 +225,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *rdma,
                                                              uint32_t recv_queue_size)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(recv_queue_size > 0 && recv_queue_size <= RDMA_MAX_QUEUE_SIZE))
 		return DOCA_ERROR_INVALID_VALUE;
 	rdma->recv_queue_size = recv_queue_size;
@@ -232,7 +238,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_rdma *rdma,
                                                                    uint32_t max_send_buf_list_len)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(max_send_buf_list_len > 0 &&
 	                     max_send_buf_list_len <= RDMA_MAX_BUF_LIST_LEN))
 		return DOCA_ERROR_INVALID_VALUE;
@@ -243,7 +252,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rdma,
                                                             enum doca_rdma_transport_type type)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (type == DOCA_RDMA_TRANSPORT_TYPE_DC) {
 		SDOCA_LOG_NOT_SUPPORTED("the soft NIC offers reliable connections (RC) only");
 		return DOCA_ERROR_NOT_SUPPORTED;
@@ -257,7 +269,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rd
 /* The MTU is kept for getters; the transport has its own segmenting. */
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(mtu <= DOCA_MTU_SIZE_RAW_ETHERNET))
 		return DOCA_ERROR_INVALID_VALUE;
 	rdma->mtu = mtu;
@@ -270,7 +285,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma,
 	const uint32_t known = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
 	                       DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (permissions & ~known)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
 		                  "doca_rdma_set_permissions: 0x%x are not RDMA permissions",
@@ -282,14 +300,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma,
                                                          uint8_t grh_enabled)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	rdma->grh_enabled = grh_enabled ? 1 : 0;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, uint32_t gid_index)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	/* DOCA 2.2: before doca_ctx_dev_add() it is checked at start. */
 	if (rdma->ctx.dev && gid_index >= rdma->ctx.dev->info.num_gids)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
@@ -301,7 +325,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, u
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(sl <= 15))
 		return DOCA_ERROR_INVALID_VALUE;
 	rdma->sl = sl;
@@ -311,7 +338,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma,
                                                                         uint16_t timeout)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	rdma->connection_request_timeout = timeout;
 	return DOCA_SUCCESS;
 }
@@ -319,7 +349,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct d
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdma *rdma,
                                                                  uint16_t max_num_connections)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(max_num_connections > 0 &&
 	                     max_num_connections <= RDMA_MAX_CONNECTIONS))
 		return DOCA_ERROR_INVALID_VALUE;
@@ -330,7 +363,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdm
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma,
                                                              uint8_t rnr_retry_count)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!sdoca_arg_valid(rnr_retry_count <= NIC_RNR_INFINITE))
 		return DOCA_ERROR_INVALID_VALUE;
 	rdma->rnr_retry_count = rnr_retry_count;
