@@ -67,58 +67,83 @@ DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep
 	return NULL;
 }
 
-#define REP_GETTER_UNSUPPORTED(rep, out)                  \
-	do {                                              \
-		if (!sdoca_arg_valid(rep))                \
-			return DOCA_ERROR_INVALID_VALUE;  \
-		if (!sdoca_arg_valid(out))                \
-			return DOCA_ERROR_INVALID_VALUE;  \
-		SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS); \
-		return DOCA_ERROR_NOT_SUPPORTED;          \
-	} while (0)
-
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep,
                                                    char *rep_vuid, uint32_t size)
 {
 	(void)size;
-	REP_GETTER_UNSUPPORTED(devinfo_rep, rep_vuid);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(rep_vuid))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t
 doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_addr_str);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
         const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_func_type);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_func_type))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                                          uint8_t *is_hotplug)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, is_hotplug);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_hotplug))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, sf_index);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sf_index))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
         const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size)
 {
 	(void)size;
-	REP_GETTER_UNSUPPORTED(devinfo_rep, iface_name);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(iface_name))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, vhca_id);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(vhca_id))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
@@ -126,5 +151,10 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
 {
 	if (!sdoca_arg_valid(pci_addr_str))
 		return DOCA_ERROR_INVALID_VALUE;
-	REP_GETTER_UNSUPPORTED(devinfo_rep, is_equal);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_equal))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -199,16 +199,6 @@ static bool idle(const struct doca_rdma *rdma, const char *caller)
 	return true;
 }
 
-#define RDMA_GETTER(rdma, out, field)                    \
-	do {                                             \
-		if (!sdoca_arg_valid(rdma))              \
-			return DOCA_ERROR_INVALID_VALUE; \
-		if (!sdoca_arg_valid(out))               \
-			return DOCA_ERROR_INVALID_VALUE; \
-		*(out) = (rdma)->field;                  \
-		return DOCA_SUCCESS;                     \
-	} while (0)
-
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma,
                                                              uint32_t send_queue_size)
 {
@@ -376,114 +366,189 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *send_queue_size)
 {
-	RDMA_GETTER(rdma, send_queue_size, send_queue_size);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(send_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*send_queue_size = rdma->send_queue_size;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *recv_queue_size)
 {
-	RDMA_GETTER(rdma, recv_queue_size, recv_queue_size);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(recv_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*recv_queue_size = rdma->recv_queue_size;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma,
                                                                    uint32_t *max_send_buf_list_len)
 {
-	RDMA_GETTER(rdma, max_send_buf_list_len, max_send_buf_list_len);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_send_buf_list_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_send_buf_list_len = rdma->max_send_buf_list_len;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(const struct doca_rdma *rdma,
                                                             enum doca_rdma_transport_type *type)
 {
-	RDMA_GETTER(rdma, type, transport_type);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(type))
+		return DOCA_ERROR_INVALID_VALUE;
+	*type = rdma->transport_type;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
                                                  enum doca_mtu_size *mtu)
 {
-	RDMA_GETTER(rdma, mtu, mtu);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mtu))
+		return DOCA_ERROR_INVALID_VALUE;
+	*mtu = rdma->mtu;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma,
                                                          uint32_t *permissions)
 {
-	RDMA_GETTER(rdma, permissions, permissions);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(permissions))
+		return DOCA_ERROR_INVALID_VALUE;
+	*permissions = rdma->permissions;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma,
                                                          uint8_t *grh_enabled)
 {
-	RDMA_GETTER(rdma, grh_enabled, grh_enabled);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(grh_enabled))
+		return DOCA_ERROR_INVALID_VALUE;
+	*grh_enabled = rdma->grh_enabled;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma,
                                                        uint32_t *gid_index)
 {
-	RDMA_GETTER(rdma, gid_index, gid_index);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gid_index))
+		return DOCA_ERROR_INVALID_VALUE;
+	*gid_index = rdma->gid_index;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, uint32_t *sl)
 {
-	RDMA_GETTER(rdma, sl, sl);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sl))
+		return DOCA_ERROR_INVALID_VALUE;
+	*sl = rdma->sl;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma, uint16_t *timeout)
 {
-	RDMA_GETTER(rdma, timeout, connection_request_timeout);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(timeout))
+		return DOCA_ERROR_INVALID_VALUE;
+	*timeout = rdma->connection_request_timeout;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma,
                                                                  uint16_t *max_num_connections)
 {
-	RDMA_GETTER(rdma, max_num_connections, max_num_connections);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_num_connections))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_num_connections = rdma->max_num_connections;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma,
                                                              uint8_t *rnr_retry_count)
 {
-	RDMA_GETTER(rdma, rnr_retry_count, rnr_retry_count);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(rnr_retry_count))
+		return DOCA_ERROR_INVALID_VALUE;
+	*rnr_retry_count = rdma->rnr_retry_count;
+	return DOCA_SUCCESS;
 }
 
 /* --- capabilities: the same for every softdoca device --- */
 
-#define CAP_VALUE(devinfo, out, value)                   \
-	do {                                             \
-		if (!sdoca_arg_valid(devinfo))           \
-			return DOCA_ERROR_INVALID_VALUE; \
-		if (!sdoca_arg_valid(out))               \
-			return DOCA_ERROR_INVALID_VALUE; \
-		*(out) = (value);                        \
-		return DOCA_SUCCESS;                     \
-	} while (0)
-
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(
         const struct doca_devinfo *devinfo, uint32_t *max_recv_queue_size)
 {
-	CAP_VALUE(devinfo, max_recv_queue_size, RDMA_MAX_QUEUE_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_recv_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_recv_queue_size = RDMA_MAX_QUEUE_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(
         const struct doca_devinfo *devinfo, uint32_t *max_send_queue_size)
 {
-	CAP_VALUE(devinfo, max_send_queue_size, RDMA_MAX_QUEUE_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_send_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_send_queue_size = RDMA_MAX_QUEUE_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_buf_list_len(
         const struct doca_devinfo *devinfo, uint32_t *max_send_buf_list_len)
 {
-	CAP_VALUE(devinfo, max_send_buf_list_len, RDMA_MAX_BUF_LIST_LEN);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_send_buf_list_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_send_buf_list_len = RDMA_MAX_BUF_LIST_LEN;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo, uint32_t *max_message_size)
 {
-	CAP_VALUE(devinfo, max_message_size, RDMA_MAX_MESSAGE_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_message_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_message_size = RDMA_MAX_MESSAGE_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid_table_size(const struct doca_devinfo *devinfo,
                                                                 uint32_t *gid_table_size)
 {
-	CAP_VALUE(devinfo, gid_table_size, devinfo->num_gids);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gid_table_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*gid_table_size = devinfo->num_gids;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(const struct doca_devinfo *devinfo,
@@ -517,7 +582,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
 DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
         const struct doca_devinfo *devinfo, uint32_t *max_num_connections)
 {
-	CAP_VALUE(devinfo, max_num_connections, RDMA_MAX_CONNECTIONS);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_num_connections))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_num_connections = RDMA_MAX_CONNECTIONS;
+	return DOCA_SUCCESS;
 }
 
 /* --- the GPU and DPA data paths --- */
