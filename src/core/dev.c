@@ -363,6 +363,7 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 {
+	doca_error_t status = DOCA_SUCCESS;
 	struct doca_dev *d;
 
 	if (!sdoca_arg_valid(dev))
@@ -372,25 +373,26 @@ DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 	if (d == dev)
 		break;
 	if (!d) {
-		pthread_mutex_unlock(&devices.lock);
-		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
-		                  "doca_dev_close: %p is not an open device", (void *)dev);
+		status = sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                    "doca_dev_close: %p is not an open device", (void *)dev);
+		goto out;
 	}
 	if (dev->opens == 1 && atomic_load(&dev->users) > 0) {
 		int users = atomic_load(&dev->users);
 
-		pthread_mutex_unlock(&devices.lock);
-		return sdoca_fail(
+		status = sdoca_fail(
 		        DOCA_ERROR_IN_USE,
 		        "doca_dev_close: device %s is still used by %d mmap(s)/context(s)",
 		        dev->info.ibdev_name, users);
+		goto out;
 	}
 	if (--dev->opens == 0) {
 		LIST_REMOVE(dev, link);
 		free(dev);
 	}
+out:
 	pthread_mutex_unlock(&devices.lock);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 SDOCA_EXPORT void sdoca_dev_get(struct doca_dev *dev)

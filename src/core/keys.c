@@ -118,17 +118,13 @@ SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *reg
 	uint32_t index;
 
 	pthread_mutex_lock(&table.lock);
-	if (table.free_head == 0 && (status = grow_locked()) != DOCA_SUCCESS) {
-		pthread_mutex_unlock(&table.lock);
-		return status;
-	}
+	if (table.free_head == 0 && (status = grow_locked()) != DOCA_SUCCESS)
+		goto out;
 	index = table.free_head;
 	slot = slot_at(index);
 	status = random_tag(&slot->tag_hi, &slot->tag_lo);
-	if (status != DOCA_SUCCESS) {
-		pthread_mutex_unlock(&table.lock);
-		return status;
-	}
+	if (status != DOCA_SUCCESS)
+		goto out;
 	table.free_head = slot->next_free;
 	slot->region = *region;
 	table.live++;
@@ -136,8 +132,9 @@ SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *reg
 	key->tag_hi = slot->tag_hi;
 	key->tag_lo = slot->tag_lo;
 	atomic_store(&slot->live, 1); /* publishes the fields written above */
+out:
 	pthread_mutex_unlock(&table.lock);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 static bool tag_matches(const struct key_slot *slot, const struct sdoca_key *key)

@@ -237,9 +237,9 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 		return status;
 	nic_lock(w);
 	if (qp->state != NIC_QP_INIT || qp->cm_connecting) {
-		nic_unlock(w);
-		return sdoca_fail(DOCA_ERROR_BAD_STATE,
-		                  "connection is already connected or failed");
+		status = sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                    "connection is already connected or failed");
+		goto out;
 	}
 	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, nic_qp_ep_error, qp,
 	                         &qp->ep);
@@ -251,6 +251,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 		if (qp->peer.up)
 			nic_qp_peer_up(qp);
 	}
+out:
 	nic_unlock(w);
 	return status;
 }
