@@ -466,7 +466,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_
 	struct nic_cm_request *request = NULL;
 	bool close = false;
 
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	rdma = conn->rdma;
 	nic_lock(rdma->worker);
 	switch (conn->state) {
@@ -503,7 +506,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdma_connection *conn,
                                                            uint32_t *connection_id)
 {
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (!sdoca_arg_valid(connection_id))
 		return DOCA_ERROR_INVALID_VALUE;
 	*connection_id = conn_id(conn);
@@ -513,7 +519,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdm
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_set_user_data(struct doca_rdma_connection *conn,
                                                                   union doca_data user_data)
 {
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	conn->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -521,7 +530,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_set_user_data(struct doca_rd
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
         const struct doca_rdma_connection *conn, union doca_data *user_data)
 {
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (!sdoca_arg_valid(user_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = conn->user_data;
@@ -542,7 +554,10 @@ DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
 DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
         const struct doca_rdma_connection *rdma_connection, struct softdoca_rdma_counters *counters)
 {
-	RDMA_CHECK_CONN(rdma_connection);
+	doca_error_t status = rdma_conn_check(rdma_connection, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (!sdoca_arg_valid(counters))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!rdma_connection->qp) {

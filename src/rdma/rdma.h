@@ -355,12 +355,6 @@ doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **
 void rdma_conn_abandon(struct doca_rdma_connection *conn);
 /* Checks a handle from outside for function fn: a live connection. */
 doca_error_t rdma_conn_check(const struct doca_rdma_connection *conn, const char *fn);
-#define RDMA_CHECK_CONN(conn)                                          \
-	do {                                                           \
-		doca_error_t check_ = rdma_conn_check(conn, __func__); \
-		if (check_ != DOCA_SUCCESS)                            \
-			return check_;                                 \
-	} while (0)
 /* The connection a DOCA 2.5 program means (it has exactly one). */
 struct doca_rdma_connection *rdma_implicit_connection(struct doca_rdma *rdma);
 /* Whether conn is a live connection of rdma (a handle from outside). */

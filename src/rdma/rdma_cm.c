@@ -153,7 +153,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_get_params(struct doca_rdma_addr *
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_connection_get_addr(const struct doca_rdma_connection *conn, struct doca_rdma_addr **addr)
 {
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (!sdoca_arg_valid(addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!conn->via_cm)
@@ -170,7 +173,10 @@ DOCA_STABLE doca_error_t
 softdoca_rdma_connection_get_private_data(const struct doca_rdma_connection *rdma_connection,
                                           const void **private_data, uint8_t *private_data_len)
 {
-	RDMA_CHECK_CONN(rdma_connection);
+	doca_error_t status = rdma_conn_check(rdma_connection, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (!sdoca_arg_valid(private_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_arg_valid(private_data_len))
@@ -446,7 +452,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_accept(struct doca_rdma_conn
 	struct nic_cm_request *request;
 	doca_error_t status;
 
-	RDMA_CHECK_CONN(conn);
+	status = rdma_conn_check(conn, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (private_data_len && !private_data)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
 		                  "doca_rdma_connection_accept: %u bytes of private data at NULL",
@@ -481,7 +489,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_reject(struct doca_rdma_conn
 	struct doca_rdma *rdma;
 	struct nic_cm_request *request;
 
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	rdma = conn->rdma;
 	nic_lock(rdma->worker);
 	request = take_request(conn, RDMA_CONN_FAILED);
