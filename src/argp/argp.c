@@ -131,7 +131,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_init(const char *program_name, void *pr
 	doca_error_t status;
 
 	if (argp_ctx.initialized)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE, "doca_argp_init: already initialized");
+		return argp_fail(DOCA_ERROR_BAD_STATE, "doca_argp_init: already initialized");
 	argp_ctx.config = program_config;
 	argp_ctx.program_name = program_name ? strdup(program_name) : NULL;
 	if (program_name && !argp_ctx.program_name)
@@ -147,26 +147,27 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_init(const char *program_name, void *pr
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_param(struct doca_argp_param *input_param)
 {
 	if (!argp_ctx.initialized)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE,
-		          "doca_argp_register_param: call doca_argp_init first");
+		return argp_fail(DOCA_ERROR_BAD_STATE,
+		                 "doca_argp_register_param: call doca_argp_init first");
 	return argp_attach_param(&argp_ctx.root, input_param);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_cmd(struct doca_argp_cmd *input_cmd)
 {
 	if (!argp_ctx.initialized)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE,
-		          "doca_argp_register_cmd: call doca_argp_init first");
+		return argp_fail(DOCA_ERROR_BAD_STATE,
+		                 "doca_argp_register_cmd: call doca_argp_init first");
 	return doca_argp_cmd_register_cmd(&argp_ctx.root, input_cmd);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_version_callback(doca_argp_param_cb_t callback)
 {
 	if (!callback)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_register_version_callback: NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "doca_argp_register_version_callback: NULL");
 	if (!argp_ctx.initialized)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE,
-		          "doca_argp_register_version_callback: not initialized");
+		return argp_fail(DOCA_ERROR_BAD_STATE,
+		                 "doca_argp_register_version_callback: not initialized");
 	argp_ctx.version_cb = callback;
 	return DOCA_SUCCESS;
 }
@@ -175,10 +176,11 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_argp_register_validation_callback(doca_argp_validation_cb_t callback)
 {
 	if (!callback)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_register_validation_callback: NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "doca_argp_register_validation_callback: NULL");
 	if (!argp_ctx.initialized)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE,
-		          "doca_argp_register_validation_callback: not initialized");
+		return argp_fail(DOCA_ERROR_BAD_STATE,
+		                 "doca_argp_register_validation_callback: not initialized");
 	argp_ctx.validation_cb = callback;
 	return DOCA_SUCCESS;
 }
@@ -186,7 +188,8 @@ doca_argp_register_validation_callback(doca_argp_validation_cb_t callback)
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_logger_callback(doca_argp_logger_cb_t callback)
 {
 	if (!callback)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_register_logger_callback: NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "doca_argp_register_logger_callback: NULL");
 	argp_ctx.logger_cb = callback;
 	return DOCA_SUCCESS;
 }
@@ -231,7 +234,8 @@ DOCA_EXPERIMENTAL void doca_argp_set_grpc_program(void)
 DOCA_EXPERIMENTAL doca_error_t doca_argp_get_grpc_addr(const char **address)
 {
 	(void)address;
-	SDOCA_NOT_SUPPORTED("no gRPC front end");
+	SDOCA_LOG_NOT_SUPPORTED("no gRPC front end");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void)

@@ -112,11 +112,8 @@ void argp_log(uint32_t level, const char *file, int line, const char *format, ..
 #define ARGP_ERR(...) argp_log(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, __VA_ARGS__)
 #define ARGP_WARN(...) argp_log(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, __VA_ARGS__)
 #define ARGP_DBG(...) argp_log(DOCA_LOG_LEVEL_DEBUG, __FILE__, __LINE__, __VA_ARGS__)
-#define ARGP_FAIL(err, ...)            \
-	do {                           \
-		ARGP_ERR(__VA_ARGS__); \
-		return (err);          \
-	} while (0)
+/* Logs the reason at ERROR and evaluates to err: return argp_fail(...). */
+#define argp_fail(err, ...) (ARGP_ERR(__VA_ARGS__), (err))
 
 /* Ends the program after -h or -v (a test hook may return instead). */
 void argp_finish(int status);

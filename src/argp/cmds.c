@@ -17,10 +17,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_create(struct doca_argp_cmd **cmd)
 	struct doca_argp_cmd *c;
 
 	if (!cmd)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_cmd_create: cmd is NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "doca_argp_cmd_create: cmd is NULL");
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "doca_argp_cmd_create: out of memory");
+		return argp_fail(DOCA_ERROR_NO_MEMORY, "doca_argp_cmd_create: out of memory");
 	LIST_INSERT_HEAD(&argp_ctx.live_cmds, c, live);
 	*cmd = c;
 	return DOCA_SUCCESS;
@@ -53,11 +53,12 @@ void argp_cmd_free(struct doca_argp_cmd *cmd)
 DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_destroy(struct doca_argp_cmd *cmd)
 {
 	if (!cmd)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_cmd_destroy: cmd is NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "doca_argp_cmd_destroy: cmd is NULL");
 	if (cmd->registered)
-		ARGP_FAIL(DOCA_ERROR_IN_USE,
-		          "doca_argp_cmd_destroy: the command is registered; doca_argp_destroy "
-		          "frees it");
+		return argp_fail(
+		        DOCA_ERROR_IN_USE,
+		        "doca_argp_cmd_destroy: the command is registered; doca_argp_destroy "
+		        "frees it");
 	argp_cmd_free(cmd);
 	return DOCA_SUCCESS;
 }
@@ -100,7 +101,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd
                                                             struct doca_argp_param *input_param)
 {
 	if (!cmd)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_cmd_register_param: cmd is NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "doca_argp_cmd_register_param: cmd is NULL");
 	return argp_attach_param(cmd, input_param);
 }
 
@@ -118,23 +120,24 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_register_cmd(struct doca_argp_cmd *
 	struct doca_argp_cmd **tail;
 
 	if (!cmd || !input_cmd)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: registering a NULL command");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: registering a NULL command");
 	if (input_cmd->registered)
-		ARGP_FAIL(DOCA_ERROR_IN_USE, "argp: command '%s' is already registered",
-		          input_cmd->name ? input_cmd->name : "?");
+		return argp_fail(DOCA_ERROR_IN_USE, "argp: command '%s' is already registered",
+		                 input_cmd->name ? input_cmd->name : "?");
 	if (input_cmd->no_memory)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "argp: command: out of memory in a setter");
+		return argp_fail(DOCA_ERROR_NO_MEMORY, "argp: command: out of memory in a setter");
 	if (!input_cmd->name || !input_cmd->name[0] || input_cmd->name[0] == '-')
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: a command needs a name not starting "
-		                                    "with '-'");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: a command needs a name not starting "
+		                 "with '-'");
 	for (const struct doca_argp_cmd *c = cmd; c; c = c->parent)
 		if (c == input_cmd)
-			ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-			          "argp: command '%s' cannot be its own sub-command",
-			          input_cmd->name);
+			return argp_fail(DOCA_ERROR_INVALID_VALUE,
+			                 "argp: command '%s' cannot be its own sub-command",
+			                 input_cmd->name);
 	if (argp_find_cmd(cmd, input_cmd->name))
-		ARGP_FAIL(DOCA_ERROR_ALREADY_EXIST, "argp: command '%s' is already taken",
-		          input_cmd->name);
+		return argp_fail(DOCA_ERROR_ALREADY_EXIST, "argp: command '%s' is already taken",
+		                 input_cmd->name);
 	for (tail = &cmd->children; *tail; tail = &(*tail)->next)
 		;
 	*tail = input_cmd;

@@ -58,18 +58,19 @@ static doca_error_t apply_key(const char *key, struct json_object *json)
 	doca_error_t status = DOCA_SUCCESS;
 
 	if (!p)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: unknown flag '%s' in the JSON file",
-		          key);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: unknown flag '%s' in the JSON file", key);
 	argp_param_label(p, label, sizeof(label));
 	if (p->cli_only)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-		          "argp: %s can only be given on the command line, not in a JSON file",
-		          label);
+		return argp_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "argp: %s can only be given on the command line, not in a JSON file",
+		        label);
 	if (p->json_given++ && !p->multi)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-		          "argp: %s is given more than once in the JSON "
-		          "file",
-		          label);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: %s is given more than once in the JSON "
+		                 "file",
+		                 label);
 	if (p->multi && json_object_is_type(json, json_type_array)) {
 		size_t n = json_object_array_length(json);
 
@@ -104,12 +105,12 @@ static doca_error_t apply_section(const char *name, struct json_object *json)
 		return DOCA_SUCCESS;
 	}
 	if (strcmp(name, SECTION_GENERAL) != 0 && strcmp(name, SECTION_PROGRAM) != 0)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-		          "argp: unknown section '%s' in the JSON file (expected %s or %s)", name,
-		          SECTION_GENERAL, SECTION_PROGRAM);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: unknown section '%s' in the JSON file (expected %s or %s)",
+		                 name, SECTION_GENERAL, SECTION_PROGRAM);
 	if (!json_object_is_type(json, json_type_object))
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: '%s' in the JSON file is not an object",
-		          name);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: '%s' in the JSON file is not an object", name);
 	return for_each_member(json, apply_key);
 }
 
@@ -128,11 +129,12 @@ static doca_error_t load_terminated(const char *text, size_t len)
 	doca_error_t status;
 
 	if (!obj)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: the JSON file is not valid JSON: %s",
-		          why);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: the JSON file is not valid JSON: %s", why);
 	if (!json_object_is_type(obj, json_type_object)) {
 		json_object_put(obj);
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: the JSON file must hold one object");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: the JSON file must hold one object");
 	}
 	status = for_each_member(obj, has_sections(obj) ? apply_section : apply_key);
 	json_object_put(obj);
@@ -145,7 +147,7 @@ doca_error_t argp_json_load_text(const char *text, size_t len)
 	doca_error_t status;
 
 	if (!copy)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "argp: out of memory");
+		return argp_fail(DOCA_ERROR_NO_MEMORY, "argp: out of memory");
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	status = load_terminated(copy, len);
@@ -163,8 +165,8 @@ doca_error_t argp_json_load_file(const char *path)
 	if (!file) {
 		int err = errno;
 
-		ARGP_FAIL(err == ENOENT ? DOCA_ERROR_NOT_FOUND : DOCA_ERROR_IO_FAILED,
-		          "argp: cannot open the JSON file '%s': %s", path, strerror(err));
+		return argp_fail(err == ENOENT ? DOCA_ERROR_NOT_FOUND : DOCA_ERROR_IO_FAILED,
+		                 "argp: cannot open the JSON file '%s': %s", path, strerror(err));
 	}
 	for (;;) {
 		size_t n;
@@ -176,11 +178,11 @@ doca_error_t argp_json_load_file(const char *path)
 			if (!grown) {
 				free(text);
 				fclose(file);
-				ARGP_FAIL(cap < ARGP_JSON_MAX_FILE ? DOCA_ERROR_NO_MEMORY
-				                                   : DOCA_ERROR_TOO_BIG,
-				          "argp: cannot read the JSON file '%s': %s", path,
-				          cap < ARGP_JSON_MAX_FILE ? "out of memory"
-				                                   : "larger than 16 MiB");
+				return argp_fail(cap < ARGP_JSON_MAX_FILE ? DOCA_ERROR_NO_MEMORY
+				                                          : DOCA_ERROR_TOO_BIG,
+				                 "argp: cannot read the JSON file '%s': %s", path,
+				                 cap < ARGP_JSON_MAX_FILE ? "out of memory"
+				                                          : "larger than 16 MiB");
 			}
 			text = grown;
 			cap = cap ? cap * 2 : 4096;
@@ -194,7 +196,7 @@ doca_error_t argp_json_load_file(const char *path)
 	fclose(file);
 	if (status != DOCA_SUCCESS) {
 		free(text);
-		ARGP_FAIL(status, "argp: cannot read the JSON file '%s'", path);
+		return argp_fail(status, "argp: cannot read the JSON file '%s'", path);
 	}
 	text[len] = '\0';
 	ARGP_DBG("argp: reading flags from %s (%zu bytes)", path, len);

@@ -19,10 +19,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_param_create(struct doca_argp_param **p
 	struct doca_argp_param *p;
 
 	if (!param)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_param_create: param is NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "doca_argp_param_create: param is NULL");
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "doca_argp_param_create: out of memory");
+		return argp_fail(DOCA_ERROR_NO_MEMORY, "doca_argp_param_create: out of memory");
 	LIST_INSERT_HEAD(&argp_ctx.live_params, p, live);
 	*param = p;
 	return DOCA_SUCCESS;
@@ -48,11 +48,12 @@ void argp_param_free(struct doca_argp_param *param)
 DOCA_EXPERIMENTAL doca_error_t doca_argp_param_destroy(struct doca_argp_param *param)
 {
 	if (!param)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_param_destroy: param is NULL");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "doca_argp_param_destroy: param is NULL");
 	if (param->owner)
-		ARGP_FAIL(DOCA_ERROR_IN_USE,
-		          "doca_argp_param_destroy: the parameter is registered; "
-		          "doca_argp_destroy frees it");
+		return argp_fail(DOCA_ERROR_IN_USE,
+		                 "doca_argp_param_destroy: the parameter is registered; "
+		                 "doca_argp_destroy frees it");
 	argp_param_free(param);
 	return DOCA_SUCCESS;
 }
@@ -192,11 +193,12 @@ static doca_error_t check_name(const struct doca_argp_cmd *cmd, const char *name
 	if (!name)
 		return DOCA_SUCCESS;
 	if (!name_is_valid(name))
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: parameter %s: invalid name '%s'", label,
-		          name);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: parameter %s: invalid name '%s'",
+		                 label, name);
 	if (argp_find_param(cmd, name, strlen(name), long_name))
-		ARGP_FAIL(DOCA_ERROR_ALREADY_EXIST, "argp: parameter %s: %s%s is already taken",
-		          label, long_name ? "--" : "-", name);
+		return argp_fail(DOCA_ERROR_ALREADY_EXIST,
+		                 "argp: parameter %s: %s%s is already taken", label,
+		                 long_name ? "--" : "-", name);
 	return DOCA_SUCCESS;
 }
 
@@ -207,19 +209,23 @@ doca_error_t argp_attach_param(struct doca_argp_cmd *cmd, struct doca_argp_param
 	doca_error_t status;
 
 	if (!param)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: registering a NULL parameter");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: registering a NULL parameter");
 	argp_param_label(param, label, sizeof(label));
 	if (param->owner)
-		ARGP_FAIL(DOCA_ERROR_IN_USE, "argp: parameter %s is already registered", label);
+		return argp_fail(DOCA_ERROR_IN_USE, "argp: parameter %s is already registered",
+		                 label);
 	if (param->no_memory)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "argp: parameter %s: out of memory in a setter",
-		          label);
+		return argp_fail(DOCA_ERROR_NO_MEMORY,
+		                 "argp: parameter %s: out of memory in a setter", label);
 	if (!param->short_name && !param->long_name)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: a parameter needs a short or long name");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE,
+		                 "argp: a parameter needs a short or long name");
 	if (param->type <= DOCA_ARGP_TYPE_UNKNOWN || param->type > DOCA_ARGP_TYPE_JSON_OBJ)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: parameter %s: no valid type set", label);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: parameter %s: no valid type set",
+		                 label);
 	if (!param->callback && param->builtin == ARGP_BUILTIN_NONE)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: parameter %s: no callback set", label);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: parameter %s: no callback set",
+		                 label);
 	status = check_name(cmd, param->short_name, false, label);
 	if (status == DOCA_SUCCESS)
 		status = check_name(cmd, param->long_name, true, label);

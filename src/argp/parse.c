@@ -50,8 +50,8 @@ static doca_error_t show_version(void)
 		doca_error_t status = argp_ctx.version_cb(NULL, argp_ctx.config);
 
 		if (status != DOCA_SUCCESS)
-			ARGP_FAIL(status, "argp: the version callback failed: %s",
-			          doca_error_get_name(status));
+			return argp_fail(status, "argp: the version callback failed: %s",
+			                 doca_error_get_name(status));
 	} else {
 		argp_print_version(stdout);
 	}
@@ -72,17 +72,19 @@ static doca_error_t read_flag(int argc, char **argv, int *i, struct cli *cli)
 	char label[160];
 
 	if (!p)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: unknown flag '%.*s'%s%s",
-		          (int)(name - tok + len), tok, cli->cmd->name ? " for command " : "",
-		          cli->cmd->name ? cli->cmd->name : "");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: unknown flag '%.*s'%s%s",
+		                 (int)(name - tok + len), tok,
+		                 cli->cmd->name ? " for command " : "",
+		                 cli->cmd->name ? cli->cmd->name : "");
 	argp_param_label(p, label, sizeof(label));
 	if (!eq && p->type != DOCA_ARGP_TYPE_BOOLEAN) {
 		if (*i + 1 >= argc)
-			ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: %s needs a value", label);
+			return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: %s needs a value", label);
 		text = argv[++*i];
 	}
 	if (p->given++ && !p->multi)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: %s is given more than once", label);
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: %s is given more than once",
+		                 label);
 	switch (p->builtin) {
 	case ARGP_BUILTIN_HELP:
 		argp_print_usage(stdout, cli->cmd);
@@ -108,19 +110,20 @@ static doca_error_t read_cli(int argc, char **argv, int first, struct cli *cli)
 		doca_error_t status;
 
 		if (!tok)
-			ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: argv[%d] is NULL", i);
+			return argp_fail(DOCA_ERROR_INVALID_VALUE, "argp: argv[%d] is NULL", i);
 		if (strcmp(tok, "--") == 0) {
 			if (i + 1 < argc)
-				ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-				          "argp: unexpected argument '%s' after '--'", argv[i + 1]);
+				return argp_fail(DOCA_ERROR_INVALID_VALUE,
+				                 "argp: unexpected argument '%s' after '--'",
+				                 argv[i + 1]);
 			break;
 		}
 		if (tok[0] != '-' || tok[1] == '\0') {
 			struct doca_argp_cmd *c = argp_find_cmd(cli->cmd, tok);
 
 			if (!c)
-				ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-				          "argp: unexpected argument '%s'", tok);
+				return argp_fail(DOCA_ERROR_INVALID_VALUE,
+				                 "argp: unexpected argument '%s'", tok);
 			cli->cmd = c;
 			continue;
 		}
@@ -155,9 +158,9 @@ static doca_error_t check_mandatory(const struct doca_argp_cmd *cmd)
 	for (; cmd; cmd = cmd->parent)
 		for (const struct doca_argp_param *p = cmd->params; p; p = p->next)
 			if (p->mandatory && !p->given && !p->json_given)
-				ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-				          "argp: missing mandatory parameter %s",
-				          argp_param_label(p, label, sizeof(label)));
+				return argp_fail(DOCA_ERROR_INVALID_VALUE,
+				                 "argp: missing mandatory parameter %s",
+				                 argp_param_label(p, label, sizeof(label)));
 	return DOCA_SUCCESS;
 }
 
@@ -171,7 +174,7 @@ static doca_error_t split_dpdk(int argc, char **argv, int *first)
 	dargc = sep < argc ? sep : (argc > 0 ? 1 : 0);
 	argp_ctx.dpdk_argv = calloc((size_t)dargc + 1, sizeof(char *));
 	if (!argp_ctx.dpdk_argv)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "argp: out of memory");
+		return argp_fail(DOCA_ERROR_NO_MEMORY, "argp: out of memory");
 	memcpy(argp_ctx.dpdk_argv, argv, (size_t)dargc * sizeof(char *));
 	*first = sep < argc ? sep + 1 : 1;
 	return DOCA_SUCCESS;
@@ -218,11 +221,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_start(int argc, char **argv)
 	doca_error_t status;
 
 	if (!argp_ctx.initialized)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE, "doca_argp_start: call doca_argp_init first");
+		return argp_fail(DOCA_ERROR_BAD_STATE,
+		                 "doca_argp_start: call doca_argp_init first");
 	if (argp_ctx.started)
-		ARGP_FAIL(DOCA_ERROR_BAD_STATE, "doca_argp_start: already called");
+		return argp_fail(DOCA_ERROR_BAD_STATE, "doca_argp_start: already called");
 	if (argc < 0 || (argc > 0 && !argv))
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_argp_start: no argv");
+		return argp_fail(DOCA_ERROR_INVALID_VALUE, "doca_argp_start: no argv");
 	argp_ctx.started = true;
 	set_program_name(argc, argv);
 	reset_counts(&argp_ctx.root);
@@ -235,7 +239,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_start(int argc, char **argv)
 	}
 	cli.occ = calloc(argc > 0 ? (size_t)argc : 1, sizeof(*cli.occ));
 	if (!cli.occ)
-		ARGP_FAIL(DOCA_ERROR_NO_MEMORY, "argp: out of memory");
+		return argp_fail(DOCA_ERROR_NO_MEMORY, "argp: out of memory");
 	status = read_cli(argc, argv, first, &cli);
 	argp_ctx.selected = cli.cmd;
 	if (status == DOCA_SUCCESS && cli.json_path)

@@ -132,9 +132,9 @@ doca_error_t argp_value_from_text(const struct doca_argp_param *param, const cha
 		status = text ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
 	}
 	if (status != DOCA_SUCCESS)
-		ARGP_FAIL(status, "argp: %s expects %s, got '%s'%s%s", label,
-		          type_name(param->type), text ? text : "", why ? ": " : "",
-		          why ? why : "");
+		return argp_fail(status, "argp: %s expects %s, got '%s'%s%s", label,
+		                 type_name(param->type), text ? text : "", why ? ": " : "",
+		                 why ? why : "");
 	return DOCA_SUCCESS;
 }
 
@@ -190,9 +190,10 @@ doca_error_t argp_value_from_json(const struct doca_argp_param *param, struct js
 			break;
 		}
 	if (!ok)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE, "argp: %s expects %s, the JSON file has %s",
-		          argp_param_label(param, label, sizeof(label)), type_name(param->type),
-		          json_object_to_json_string_ext(json, JSON_C_TO_STRING_PLAIN));
+		return argp_fail(
+		        DOCA_ERROR_INVALID_VALUE, "argp: %s expects %s, the JSON file has %s",
+		        argp_param_label(param, label, sizeof(label)), type_name(param->type),
+		        json_object_to_json_string_ext(json, JSON_C_TO_STRING_PLAIN));
 	return DOCA_SUCCESS;
 }
 
@@ -208,10 +209,11 @@ static doca_error_t apply_log_level(const struct doca_argp_param *param, const c
 	char label[160];
 
 	if (!level)
-		ARGP_FAIL(DOCA_ERROR_INVALID_VALUE,
-		          "argp: %s expects 10..70 or disable, critical, error, warning, info, "
-		          "debug, trace; got '%s'",
-		          argp_param_label(param, label, sizeof(label)), text ? text : "");
+		return argp_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "argp: %s expects 10..70 or disable, critical, error, warning, info, "
+		        "debug, trace; got '%s'",
+		        argp_param_label(param, label, sizeof(label)), text ? text : "");
 	if (param->builtin == ARGP_BUILTIN_LOG_LEVEL) {
 		argp_ctx.log_level = level;
 		return doca_log_level_set_global_lower_limit((uint32_t)level);
@@ -252,8 +254,8 @@ doca_error_t argp_apply(struct doca_argp_param *param, const struct argp_value *
 	}
 	status = param->callback(arg, argp_ctx.config);
 	if (status != DOCA_SUCCESS)
-		ARGP_FAIL(status, "argp: the program refused the value of %s: %s",
-		          argp_param_label(param, label, sizeof(label)),
-		          doca_error_get_name(status));
+		return argp_fail(status, "argp: the program refused the value of %s: %s",
+		                 argp_param_label(param, label, sizeof(label)),
+		                 doca_error_get_name(status));
 	return DOCA_SUCCESS;
 }

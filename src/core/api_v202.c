@@ -94,7 +94,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_list_is_last(const struct doca_buf *buf,
 	uint8_t v = 0;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(is_last);
+	if (!sdoca_arg_valid(is_last))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = doca_buf_is_last_in_list(buf, &v);
 	*is_last = v != 0;
 	return status;
@@ -105,7 +106,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_list_is_first(const struct doca_buf *buf
 	uint8_t v = 0;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(is_first);
+	if (!sdoca_arg_valid(is_first))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = doca_buf_is_first_in_list(buf, &v);
 	*is_first = v != 0;
 	return status;
@@ -136,7 +138,8 @@ softdoca_v202_doca_buf_inventory_create(const union doca_data *user_data, size_t
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(extensions == 0);
+	if (!sdoca_arg_valid(extensions == 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = doca_buf_inventory_create(num_elements, inventory);
 	if (status == DOCA_SUCCESS && user_data)
 		status = doca_buf_inventory_set_user_data(*inventory, *user_data);
@@ -179,11 +182,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_export_dpu(struct doca_mmap *mmap,
                                                     const void **export_desc,
                                                     size_t *export_desc_len)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(export_desc);
-	SDOCA_CHECK_ARG(export_desc_len);
-	SDOCA_NOT_SUPPORTED("there is no DPU to share memory with; use doca_mmap_export_rdma");
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(export_desc))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(export_desc_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("there is no DPU to share memory with; use doca_mmap_export_rdma");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap,
@@ -194,9 +202,12 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_mmap_set_dmabuf_memrange(struc
 	(void)dmabuf_fd;
 	(void)offset;
 	(void)len;
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_NOT_SUPPORTED("softdoca reaches a dmabuf through its mapping, which DOCA 2.2's form "
-	                    "does not give");
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(
+	        "softdoca reaches a dmabuf through its mapping, which DOCA 2.2's form "
+	        "does not give");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* --- devices --- */
@@ -219,25 +230,35 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_list_create(struct doca_dev *dev
                                                             uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(dev_list_rep);
-	SDOCA_CHECK_ARG(nb_devs_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_list_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(nb_devs_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_list_destroy(struct doca_devinfo_rep **dev_list_rep)
 {
-	SDOCA_CHECK_ARG(dev_list_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev_list_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_is_pci_addr_equal(
         const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
 {
-	SDOCA_CHECK_ARG(devinfo_rep);
-	SDOCA_CHECK_ARG(pci_addr_str);
-	SDOCA_CHECK_ARG(is_equal);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_equal))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_is_pci_addr_equal(

@@ -59,31 +59,35 @@ SDOCA_EXPORT doca_error_t sdoca_blob_open(const void *blob, size_t len,
 	uint16_t version, kind;
 
 	if (!blob)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "export blob is NULL");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "export blob is NULL");
 	if (len < SDOCA_BLOB_HEADER_SIZE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "export blob too short: %zu bytes, a softdoca blob has at least %d", len,
-		           SDOCA_BLOB_HEADER_SIZE);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "export blob too short: %zu bytes, a softdoca blob has at least %d", len,
+		        SDOCA_BLOB_HEADER_SIZE);
 	if (memcmp(p, blob_magic, sizeof(blob_magic)) != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "not a softdoca export blob (bad magic; was it made by another "
-		           "DOCA implementation?)");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "not a softdoca export blob (bad magic; was it made by another "
+		                  "DOCA implementation?)");
 	version = sdoca_get_le16(p + 4);
 	if (version != SDOCA_BLOB_VERSION)
-		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED,
-		           "export blob has format version %u; this softdoca reads version %u",
-		           version, SDOCA_BLOB_VERSION);
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_SUPPORTED,
+		        "export blob has format version %u; this softdoca reads version %u",
+		        version, SDOCA_BLOB_VERSION);
 	declared = sdoca_get_le32(p + 8);
 	if (declared > SDOCA_BLOB_MAX_BODY || len != SDOCA_BLOB_HEADER_SIZE + (size_t)declared)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "export blob length %zu does not match its header (%u-byte body)", len,
-		           declared);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "export blob length %zu does not match its header (%u-byte body)",
+		                  len, declared);
 	if (sdoca_get_le32(p + 12) != blob_crc(p, declared))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "export blob checksum mismatch (corrupted)");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "export blob checksum mismatch (corrupted)");
 	kind = sdoca_get_le16(p + 6);
 	if (kind != expected)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "export blob describes a %s, expected a %s",
-		           kind_name(kind), kind_name(expected));
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "export blob describes a %s, expected a %s", kind_name(kind),
+		                  kind_name(expected));
 	*body = p + SDOCA_BLOB_HEADER_SIZE;
 	*body_len = declared;
 	return DOCA_SUCCESS;

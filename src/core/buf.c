@@ -14,13 +14,15 @@
 
 SDOCA_LOG_MODULE(buf);
 
-#define CHECK_HEAD(buf)                                                                           \
-	do {                                                                                      \
-		if (!(buf)->is_head)                                                              \
-			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                      \
-			           "%s: buffer is an inner element of a list; use the list head", \
-			           __func__);                                                     \
-	} while (0)
+/* Most calls take a list by its head: false (logged) for an inner element. */
+static bool is_head(const struct doca_buf *buf, const char *caller)
+{
+	if (!buf->is_head) {
+		SDOCA_ERR("%s: buffer is an inner element of a list; use the list head", caller);
+		return false;
+	}
+	return true;
+}
 
 /* Returns every element of a list to its inventory. Inner elements keep a
  * count of 1 while listed; 0 marks an element that is back in its inventory. */
@@ -47,13 +49,16 @@ static void release_list(struct doca_buf *head)
 
 DOCA_STABLE doca_error_t doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *refcount)
 {
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf->refcount == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_buf_inc_refcount: buffer was already released");
-	CHECK_HEAD(buf);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_inc_refcount: buffer was already released");
+	if (!is_head(buf, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	if (buf->refcount == UINT16_MAX)
-		SDOCA_FAIL(DOCA_ERROR_TOO_BIG, "doca_buf_inc_refcount: reference count at maximum");
+		return sdoca_fail(DOCA_ERROR_TOO_BIG,
+		                  "doca_buf_inc_refcount: reference count at maximum");
 	if (refcount)
 		*refcount = buf->refcount;
 	buf->refcount++;
@@ -62,11 +67,13 @@ DOCA_STABLE doca_error_t doca_buf_inc_refcount(struct doca_buf *buf, uint16_t *r
 
 DOCA_STABLE doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *refcount)
 {
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf->refcount == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_buf_dec_refcount: buffer was already released");
-	CHECK_HEAD(buf);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_dec_refcount: buffer was already released");
+	if (!is_head(buf, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	if (refcount)
 		*refcount = buf->refcount;
 	if (--buf->refcount == 0)
@@ -76,40 +83,50 @@ DOCA_STABLE doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *r
 
 DOCA_STABLE doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcount)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(refcount);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(refcount))
+		return DOCA_ERROR_INVALID_VALUE;
 	*refcount = buf->is_head ? buf->refcount : 1;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *len)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(len);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(len))
+		return DOCA_ERROR_INVALID_VALUE;
 	*len = buf->len;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **head)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(head);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(head))
+		return DOCA_ERROR_INVALID_VALUE;
 	*head = buf->head;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_t *data_len)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(data_len);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data_len))
+		return DOCA_ERROR_INVALID_VALUE;
 	*data_len = buf->data_len;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_data(const struct doca_buf *buf, void **data)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(data);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
 	*data = buf->data;
 	return DOCA_SUCCESS;
 }
@@ -124,12 +141,15 @@ static bool data_fits(const struct doca_buf *buf, uintptr_t data, size_t data_le
 
 DOCA_STABLE doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, size_t data_len)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(data);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!data_fits(buf, (uintptr_t)data, data_len))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_buf_set_data: data %p + %zu is outside the buffer [%p, +%zu)",
-		           data, data_len, (void *)buf->head, buf->len);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_buf_set_data: data %p + %zu is outside the buffer [%p, +%zu)", data,
+		        data_len, (void *)buf->head, buf->len);
 	buf->data = data;
 	buf->data_len = data_len;
 	return DOCA_SUCCESS;
@@ -137,35 +157,42 @@ DOCA_STABLE doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, siz
 
 DOCA_STABLE doca_error_t doca_buf_set_data_len(struct doca_buf *buf, size_t data_len)
 {
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!data_fits(buf, (uintptr_t)buf->data, data_len))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_buf_set_data_len: %zu bytes from the data pointer pass the end of "
-		           "the buffer",
-		           data_len);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_buf_set_data_len: %zu bytes from the data pointer pass the end of "
+		        "the buffer",
+		        data_len);
 	buf->data_len = data_len;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_reset_data_len(struct doca_buf *buf)
 {
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	buf->data_len = 0;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **next_buf)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(next_buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(next_buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	*next_buf = buf->next;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **last_buf)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(last_buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(last_buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf->is_head) {
 		*last_buf = buf->tail;
 		return DOCA_SUCCESS;
@@ -178,33 +205,42 @@ DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct 
 
 DOCA_STABLE doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_last)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(is_last);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_last))
+		return DOCA_ERROR_INVALID_VALUE;
 	*is_last = buf->next == NULL;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_first)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(is_first);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_first))
+		return DOCA_ERROR_INVALID_VALUE;
 	*is_first = buf->is_head;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(is_in_list);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_in_list))
+		return DOCA_ERROR_INVALID_VALUE;
 	*is_in_list = !buf->is_head || buf->list_len > 1;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_elements)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(num_elements);
-	CHECK_HEAD(buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_elements))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!is_head(buf, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	*num_elements = buf->list_len;
 	return DOCA_SUCCESS;
 }
@@ -212,16 +248,16 @@ DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint3
 static doca_error_t chain(struct doca_buf *head, struct doca_buf *tail, struct doca_buf *list2)
 {
 	if (head == list2)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "cannot chain a buffer list to itself");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "cannot chain a buffer list to itself");
 	if (!list2->is_head)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "the list to append is an inner element of another list");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "the list to append is an inner element of another list");
 	if (list2->refcount != 1)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "the list to append has %u references; it must have exactly 1",
-		           list2->refcount);
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "the list to append has %u references; it must have exactly 1",
+		                  list2->refcount);
 	if ((uint64_t)head->list_len + list2->list_len > UINT32_MAX)
-		SDOCA_FAIL(DOCA_ERROR_TOO_BIG, "the combined list would be too long");
+		return sdoca_fail(DOCA_ERROR_TOO_BIG, "the combined list would be too long");
 	tail->next = list2;
 	head->tail = list2->tail;
 	head->list_len += list2->list_len;
@@ -233,9 +269,12 @@ static doca_error_t chain(struct doca_buf *head, struct doca_buf *tail, struct d
 
 DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca_buf *list2)
 {
-	SDOCA_CHECK_ARG(list1);
-	SDOCA_CHECK_ARG(list2);
-	CHECK_HEAD(list1);
+	if (!sdoca_arg_valid(list1))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(list2))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!is_head(list1, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	return chain(list1, list1->tail, list2);
 }
 
@@ -243,13 +282,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_h
                                                         struct doca_buf *list1_tail,
                                                         struct doca_buf *list2)
 {
-	SDOCA_CHECK_ARG(list1_head);
-	SDOCA_CHECK_ARG(list1_tail);
-	SDOCA_CHECK_ARG(list2);
-	CHECK_HEAD(list1_head);
+	if (!sdoca_arg_valid(list1_head))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(list1_tail))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(list2))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!is_head(list1_head, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	if (list1_head->tail != list1_tail)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_buf_chain_list_tail: list1_tail is not the last element of list1");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_buf_chain_list_tail: list1_tail is not the last element of list1");
 	return chain(list1_head, list1_tail, list2);
 }
 
@@ -259,16 +303,19 @@ DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct do
 	struct doca_buf *prev = NULL;
 	uint32_t before = 0;
 
-	SDOCA_CHECK_ARG(list1);
-	SDOCA_CHECK_ARG(list2);
-	CHECK_HEAD(list1);
+	if (!sdoca_arg_valid(list1))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(list2))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!is_head(list1, __func__))
+		return DOCA_ERROR_NOT_PERMITTED;
 	for (struct doca_buf *e = list1; e && e != list2; e = e->next) {
 		prev = e;
 		before++;
 	}
 	if (list2 == list1 || !prev || prev->next != list2)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_buf_unchain_list: list2 is not an inner element of list1");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_buf_unchain_list: list2 is not an inner element of list1");
 	prev->next = NULL;
 	list2->is_head = true;
 	list2->refcount = 1;

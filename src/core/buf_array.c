@@ -44,8 +44,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_
 {
 	struct doca_buf_arr *arr;
 
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(num_elem > 0);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_elem > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	arr = calloc(1, sizeof(*arr));
 	if (!arr)
 		return DOCA_ERROR_NO_MEMORY;
@@ -58,17 +60,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *
                                                            struct doca_gpu *gpu_handler)
 {
 	(void)gpu_handler;
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr,
                                                            struct doca_dpa *dpa_handler)
 {
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(dpa_handler);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_handler))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array is started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array is started", __func__);
 	buf_arr->dpa = dpa_handler;
 	return DOCA_SUCCESS;
 }
@@ -77,11 +83,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_
                                                        struct doca_mmap *mmap, size_t elem_size,
                                                        uint64_t start_offset)
 {
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(elem_size > 0);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(elem_size > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_set_params: the array is started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_arr_set_params: the array is started");
 	buf_arr->mmap = mmap;
 	buf_arr->elem_size = elem_size;
 	buf_arr->start_offset = start_offset;
@@ -96,14 +106,15 @@ static doca_error_t check_layout(const struct doca_buf_arr *arr)
 	size_t bytes;
 
 	if (!mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_start: the mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_arr_start: the mmap is not started");
 	if (mmap->from_export && !arr->dpa)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_INVALID_VALUE,
 		        "doca_buf_arr_start: a CPU array needs a local mmap, not an imported one");
 	if (__builtin_mul_overflow(arr->num_elem, arr->elem_size, &bytes) ||
 	    arr->start_offset > mmap->len || bytes > mmap->len - arr->start_offset)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_INVALID_VALUE,
 		        "doca_buf_arr_start: %zu elements of %zu bytes from offset %llu do not fit "
 		        "in the mmap's %zu bytes",
@@ -155,12 +166,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr)
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(buf_arr);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_start: the array is started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_buf_arr_start: the array is started");
 	if (!buf_arr->mmap)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_buf_arr_start: no mmap yet (doca_buf_arr_set_params)");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_arr_start: no mmap yet (doca_buf_arr_set_params)");
 	status = check_layout(buf_arr);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -177,9 +189,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr)
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr)
 {
-	SDOCA_CHECK_ARG(buf_arr);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_stop: the array is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_arr_stop: the array is not started");
 	atomic_fetch_sub(&buf_arr->mmap->num_bufs, 1);
 	dpa_records_free(buf_arr);
 	buf_arr->started = false;
@@ -189,7 +203,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr)
 /* A started array is stopped first, as DOCA's destroy allows. */
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr)
 {
-	SDOCA_CHECK_ARG(buf_arr);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_arr->started)
 		atomic_fetch_sub(&buf_arr->mmap->num_bufs, 1);
 	dpa_records_free(buf_arr);
@@ -201,19 +216,24 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf
                                                            struct doca_gpu_buf_arr **gpu_buf_arr)
 {
 	(void)gpu_buf_arr;
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr,
                                                            doca_dpa_dev_buf_arr_t *dpa_buf_arr)
 {
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(dpa_buf_arr);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->dpa)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA",
+		                  __func__);
 	if (!buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array is not started", __func__);
 	*dpa_buf_arr = (uintptr_t)buf_arr->dev_arr;
 	return DOCA_SUCCESS;
 }
@@ -235,7 +255,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_create(struct doca_mma
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	/* One element until set_params says how many. */
 	status = doca_buf_arr_create(1, buf_arr);
 	if (status == DOCA_SUCCESS)
@@ -247,13 +268,18 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca
                                                                      size_t size, uint32_t num_elem,
                                                                      uint32_t start_offset)
 {
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(size > 0);
-	SDOCA_CHECK_ARG(num_elem > 0);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size > 0))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_elem > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->mmap)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_set_params: the array has no mmap");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_arr_set_params: the array has no mmap");
 	if (buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_arr_set_params: the array is started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_arr_set_params: the array is started");
 	buf_arr->num_elem = num_elem;
 	return doca_buf_arr_set_params(buf_arr, buf_arr->mmap, size, start_offset);
 }
@@ -261,12 +287,15 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
         const struct doca_buf_arr *buf_arr, struct doca_dpa_dev_buf_arr **dpa_buf_arr)
 {
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(dpa_buf_arr);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->dpa)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA",
+		                  __func__);
 	if (!buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the array is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array is not started", __func__);
 	*dpa_buf_arr = buf_arr->dev_arr;
 	return DOCA_SUCCESS;
 }
@@ -274,15 +303,18 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
 DOCA_STABLE doca_error_t softdoca_buf_arr_get_elem(const struct doca_buf_arr *buf_arr,
                                                    uint64_t index, void **addr, size_t *len)
 {
-	SDOCA_CHECK_ARG(buf_arr);
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(buf_arr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "softdoca_buf_arr_get_elem: the array is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "softdoca_buf_arr_get_elem: the array is not started");
 	if (index >= buf_arr->num_elem)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "softdoca_buf_arr_get_elem: index %llu of an array of %zu elements",
-		           (unsigned long long)index, buf_arr->num_elem);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "softdoca_buf_arr_get_elem: index %llu of an array of %zu elements",
+		        (unsigned long long)index, buf_arr->num_elem);
 	*addr = buf_arr->mmap->addr + buf_arr->start_offset + index * buf_arr->elem_size;
 	if (len)
 		*len = buf_arr->elem_size;

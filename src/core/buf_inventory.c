@@ -25,9 +25,9 @@ SDOCA_EXPORT doca_error_t sdoca_inventory_add_elements(struct doca_buf_inventory
 	struct sdoca_buf_block *block;
 
 	if (n == 0 || n > UINT32_MAX - inv->num_elements)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "an inventory holds 1 to %u elements; %zu more requested", UINT32_MAX,
-		           n);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "an inventory holds 1 to %u elements; %zu more requested",
+		                  UINT32_MAX, n);
 	block = calloc(1, sizeof(*block) + n * sizeof(struct doca_buf));
 	if (!block)
 		return DOCA_ERROR_NO_MEMORY;
@@ -62,8 +62,10 @@ DOCA_STABLE doca_error_t doca_buf_inventory_create(size_t num_elements,
 	struct doca_buf_inventory *inv;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(inventory);
-	SDOCA_CHECK_ARG(num_elements > 0);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_elements > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	inv = calloc(1, sizeof(*inv));
 	if (!inv)
 		return DOCA_ERROR_NO_MEMORY;
@@ -78,11 +80,12 @@ DOCA_STABLE doca_error_t doca_buf_inventory_create(size_t num_elements,
 
 DOCA_STABLE doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 {
-	SDOCA_CHECK_ARG(inventory);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (inventory->num_free != inventory->num_elements)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_buf_inventory_destroy: %zu buffer(s) were not released",
-		           inventory->num_elements - inventory->num_free);
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "doca_buf_inventory_destroy: %zu buffer(s) were not released",
+		                  inventory->num_elements - inventory->num_free);
 	sdoca_inventory_release_blocks(inventory);
 	free(inventory);
 	return DOCA_SUCCESS;
@@ -90,18 +93,21 @@ DOCA_STABLE doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *i
 
 DOCA_STABLE doca_error_t doca_buf_inventory_start(struct doca_buf_inventory *inventory)
 {
-	SDOCA_CHECK_ARG(inventory);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (inventory->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inventory_start: already started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_inventory_start: already started");
 	inventory->started = true;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 {
-	SDOCA_CHECK_ARG(inventory);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!inventory->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inventory_stop: not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_buf_inventory_stop: not started");
 	inventory->started = false;
 	return DOCA_SUCCESS;
 }
@@ -142,9 +148,9 @@ SDOCA_EXPORT doca_error_t sdoca_buf_take(struct doca_buf_inventory *inv, struct 
 static doca_error_t check_usable(const struct doca_buf_inventory *inv, const struct doca_mmap *mmap)
 {
 	if (!inv->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "buffer inventory is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "buffer inventory is not started");
 	if (!sdoca_mmap_is_usable(mmap))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "mmap is not started");
 	return DOCA_SUCCESS;
 }
 
@@ -156,21 +162,25 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inve
 	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(inventory);
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = check_usable(inventory, mmap);
 	if (status != DOCA_SUCCESS)
 		return status;
 	if (!sdoca_mmap_contains(mmap, addr, len))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr, len,
-		           (void *)mmap->addr, mmap->len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr,
+		                  len, (void *)mmap->addr, mmap->len);
 	if (d < a || d - a > len || data_len > len - (d - a))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "data [%p, +%zu) is outside the buffer [%p, +%zu)", data, data_len, addr,
-		           len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "data [%p, +%zu) is outside the buffer [%p, +%zu)", data,
+		                  data_len, addr, len);
 	return sdoca_buf_take(inventory, mmap, addr, len, data, data_len, buf);
 }
 
@@ -180,24 +190,26 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_args(struct doca_
 {
 	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
 
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf->is_head || buf->refcount != 1 || buf->list_len != 1 || buf->pool_element)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_NOT_PERMITTED,
 		        "doca_buf_inventory_buf_reuse_by_args: only a single buffer held once and "
 		        "not from a pool can be reused (reference count %u, %u element(s)%s)",
 		        buf->refcount, buf->list_len, buf->pool_element ? ", from a pool" : "");
 	if (!sdoca_mmap_is_usable(buf->mmap))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "buffer's mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "buffer's mmap is not started");
 	if (!sdoca_mmap_contains(buf->mmap, addr, len))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr, len,
-		           (void *)buf->mmap->addr, buf->mmap->len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "buffer [%p, +%zu) is outside the mmap range [%p, +%zu)", addr,
+		                  len, (void *)buf->mmap->addr, buf->mmap->len);
 	if (d < a || d - a > len || data_len > len - (d - a))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "data [%p, +%zu) is outside the buffer [%p, +%zu)", data, data_len, addr,
-		           len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "data [%p, +%zu) is outside the buffer [%p, +%zu)", data,
+		                  data_len, addr, len);
 	buf->head = addr;
 	buf->len = len;
 	buf->data = data;
@@ -213,18 +225,23 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *i
 	struct doca_buf *copy = NULL;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(inventory);
-	SDOCA_CHECK_ARG(src_buf);
-	SDOCA_CHECK_ARG(dst_buf);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(src_buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dst_buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!src_buf->is_head)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_buf_inventory_buf_dup: source is an inner element of a list");
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_buf_inventory_buf_dup: source is an inner element of a list");
 	if (src_buf->refcount == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_inventory_buf_dup: source was released");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_inventory_buf_dup: source was released");
 	if (inventory->num_free < src_buf->list_len)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY,
-		           "doca_buf_inventory_buf_dup: %u elements needed, %zu free",
-		           src_buf->list_len, inventory->num_free);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+		                  "doca_buf_inventory_buf_dup: %u elements needed, %zu free",
+		                  src_buf->list_len, inventory->num_free);
 	for (const struct doca_buf *s = src_buf; s; s = s->next) {
 		struct doca_buf *e;
 
@@ -250,7 +267,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *i
 DOCA_STABLE doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory,
                                                           union doca_data user_data)
 {
-	SDOCA_CHECK_ARG(inventory);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
 	inventory->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -258,8 +276,10 @@ DOCA_STABLE doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_invent
 DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(
         const struct doca_buf_inventory *inventory, uint32_t *num_of_elements)
 {
-	SDOCA_CHECK_ARG(inventory);
-	SDOCA_CHECK_ARG(num_of_elements);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_of_elements))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_elements = (uint32_t)inventory->num_elements;
 	return DOCA_SUCCESS;
 }
@@ -267,8 +287,10 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(
 DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(
         const struct doca_buf_inventory *inventory, uint32_t *num_of_free_elements)
 {
-	SDOCA_CHECK_ARG(inventory);
-	SDOCA_CHECK_ARG(num_of_free_elements);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_of_free_elements))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_free_elements = (uint32_t)inventory->num_free;
 	return DOCA_SUCCESS;
 }
@@ -276,8 +298,10 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(
 DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(
         const struct doca_buf_inventory *inventory, union doca_data *user_data)
 {
-	SDOCA_CHECK_ARG(inventory);
-	SDOCA_CHECK_ARG(user_data);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(user_data))
+		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = inventory->user_data;
 	return DOCA_SUCCESS;
 }
@@ -285,9 +309,10 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(
 DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory,
                                                          uint32_t num_elements)
 {
-	SDOCA_CHECK_ARG(inventory);
+	if (!sdoca_arg_valid(inventory))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!inventory->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_buf_inventory_expand: inventory is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_inventory_expand: inventory is not started");
 	return sdoca_inventory_add_elements(inventory, num_elements);
 }

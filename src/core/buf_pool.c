@@ -28,10 +28,14 @@ DOCA_STABLE doca_error_t doca_buf_pool_create(size_t num_elements, size_t elemen
 {
 	struct doca_buf_pool *pool;
 
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(num_elements > 0 && num_elements <= UINT32_MAX);
-	SDOCA_CHECK_ARG(element_size > 0);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_elements > 0 && num_elements <= UINT32_MAX))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(element_size > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	pool = calloc(1, sizeof(*pool));
 	if (!pool)
 		return DOCA_ERROR_NO_MEMORY;
@@ -45,10 +49,12 @@ DOCA_STABLE doca_error_t doca_buf_pool_create(size_t num_elements, size_t elemen
 
 DOCA_STABLE doca_error_t doca_buf_pool_destroy(struct doca_buf_pool *buf_pool)
 {
-	SDOCA_CHECK_ARG(buf_pool);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_pool->inv.num_free != buf_pool->inv.num_elements)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_buf_pool_destroy: %zu buffer(s) not released",
-		           buf_pool->inv.num_elements - buf_pool->inv.num_free);
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "doca_buf_pool_destroy: %zu buffer(s) not released",
+		                  buf_pool->inv.num_elements - buf_pool->inv.num_free);
 	sdoca_inventory_release_blocks(&buf_pool->inv);
 	free(buf_pool);
 	return DOCA_SUCCESS;
@@ -65,11 +71,11 @@ static doca_error_t carve(struct doca_buf_pool *pool)
 	size_t i = 0;
 
 	if (stride < pool->element_size || avail / stride < pool->num_elements)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_buf_pool_start: %zu elements of %zu bytes (aligned to %zu) do not "
-		           "fit in the mmap's %zu bytes",
-		           pool->num_elements, pool->element_size, pool->alignment,
-		           pool->mmap->len);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_buf_pool_start: %zu elements of %zu bytes (aligned to %zu) do not "
+		        "fit in the mmap's %zu bytes",
+		        pool->num_elements, pool->element_size, pool->alignment, pool->mmap->len);
 	status = sdoca_inventory_add_elements(&pool->inv, pool->num_elements);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -86,11 +92,13 @@ DOCA_STABLE doca_error_t doca_buf_pool_start(struct doca_buf_pool *buf_pool)
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(buf_pool);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_pool->inv.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_pool_start: already started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_buf_pool_start: already started");
 	if (!sdoca_mmap_is_usable(buf_pool->mmap))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_pool_start: the mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_pool_start: the mmap is not started");
 	if (!buf_pool->carved && (status = carve(buf_pool)) != DOCA_SUCCESS)
 		return status;
 	buf_pool->inv.started = true;
@@ -99,9 +107,10 @@ DOCA_STABLE doca_error_t doca_buf_pool_start(struct doca_buf_pool *buf_pool)
 
 DOCA_STABLE doca_error_t doca_buf_pool_stop(struct doca_buf_pool *buf_pool)
 {
-	SDOCA_CHECK_ARG(buf_pool);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_pool->inv.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_pool_stop: not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_buf_pool_stop: not started");
 	buf_pool->inv.started = false;
 	return DOCA_SUCCESS;
 }
@@ -111,10 +120,13 @@ DOCA_STABLE doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool,
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_pool->inv.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_buf_pool_buf_alloc: pool is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_pool_buf_alloc: pool is not started");
 	status = sdoca_buf_take(&buf_pool->inv, buf_pool->mmap, NULL, 0, NULL, 0, buf);
 	if (status == DOCA_SUCCESS)
 		(*buf)->data = (*buf)->head;
@@ -124,7 +136,8 @@ DOCA_STABLE doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool,
 DOCA_STABLE doca_error_t doca_buf_pool_set_user_data(struct doca_buf_pool *buf_pool,
                                                      union doca_data user_data)
 {
-	SDOCA_CHECK_ARG(buf_pool);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
 	buf_pool->inv.user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -132,12 +145,14 @@ DOCA_STABLE doca_error_t doca_buf_pool_set_user_data(struct doca_buf_pool *buf_p
 DOCA_STABLE doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_pool *buf_pool,
                                                              size_t element_alignment)
 {
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(element_alignment > 0 &&
-	                (element_alignment & (element_alignment - 1)) == 0);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(element_alignment > 0 &&
+	                     (element_alignment & (element_alignment - 1)) == 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_pool->carved)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_buf_pool_set_element_alignment: pool was already started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_buf_pool_set_element_alignment: pool was already started");
 	buf_pool->alignment = element_alignment;
 	return DOCA_SUCCESS;
 }
@@ -145,8 +160,10 @@ DOCA_STABLE doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_poo
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_pool *buf_pool,
                                                         uint32_t *num_of_elements)
 {
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(num_of_elements);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_of_elements))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_elements = (uint32_t)buf_pool->num_elements;
 	return DOCA_SUCCESS;
 }
@@ -154,8 +171,10 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_po
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_buf_pool *buf_pool,
                                                              uint32_t *num_of_free_elements)
 {
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(num_of_free_elements);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_of_free_elements))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_free_elements =
 	        (uint32_t)(buf_pool->carved ? buf_pool->inv.num_free : buf_pool->num_elements);
 	return DOCA_SUCCESS;
@@ -164,8 +183,10 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_b
 DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool *buf_pool,
                                                      union doca_data *user_data)
 {
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(user_data);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(user_data))
+		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = buf_pool->inv.user_data;
 	return DOCA_SUCCESS;
 }
@@ -173,8 +194,10 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool 
 DOCA_STABLE doca_error_t doca_buf_pool_get_element_alignment(const struct doca_buf_pool *buf_pool,
                                                              size_t *element_alignment)
 {
-	SDOCA_CHECK_ARG(buf_pool);
-	SDOCA_CHECK_ARG(element_alignment);
+	if (!sdoca_arg_valid(buf_pool))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(element_alignment))
+		return DOCA_ERROR_INVALID_VALUE;
 	*element_alignment = buf_pool->alignment;
 	return DOCA_SUCCESS;
 }

@@ -68,9 +68,10 @@ static void disconnect_from_pe(struct doca_ctx *ctx)
 SDOCA_EXPORT doca_error_t sdoca_ctx_fini(struct doca_ctx *ctx)
 {
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "cannot destroy a %s context in state %s; stop it and wait for IDLE",
-		           ctx->ops->name, state_name(ctx->state));
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "cannot destroy a %s context in state %s; stop it and wait for IDLE",
+		        ctx->ops->name, state_name(ctx->state));
 	disconnect_from_pe(ctx);
 	if (ctx->v202.own_pe)
 		(void)doca_pe_destroy(ctx->v202.own_pe);
@@ -89,15 +90,18 @@ static doca_error_t ctx_start(struct doca_ctx *ctx, uint16_t api_version)
 	enum sdoca_start how = SDOCA_START_DONE;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_start: %s context is %s, not IDLE",
-		           ctx->ops->name, state_name(ctx->state));
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_ctx_start: %s context is %s, not IDLE", ctx->ops->name,
+		                  state_name(ctx->state));
 	if (!ctx->pe)
-		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
-		           "doca_ctx_start: %s context is not connected to a progress engine "
-		           "(doca_pe_connect_ctx)",
-		           ctx->ops->name);
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_CONNECTED,
+		        "doca_ctx_start: %s context is not connected to a progress engine "
+		        "(doca_pe_connect_ctx)",
+		        ctx->ops->name);
 	ctx->api_version = api_version;
 	atomic_store(&ctx->start_ready, false);
 	atomic_store(&ctx->failed, false);
@@ -149,9 +153,9 @@ static doca_error_t start_on_dpa(struct doca_ctx *ctx)
 		return status;
 	if (!progress_until(ctx, DOCA_CTX_STATE_RUNNING)) {
 		(void)doca_ctx_stop(ctx);
-		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION,
-		           "doca_ctx_start: %s context on the DPA data path did not start",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_INITIALIZATION,
+		                  "doca_ctx_start: %s context on the DPA data path did not start",
+		                  ctx->ops->name);
 	}
 	return DOCA_SUCCESS;
 }
@@ -176,14 +180,17 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_start(struct doca_ctx *ctx
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(ctx);
-	if (!ctx->ops->jobs)
-		SDOCA_NOT_SUPPORTED("of DOCA 2.2's job-based contexts softdoca runs RDMA only");
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!ctx->ops->jobs) {
+		SDOCA_LOG_NOT_SUPPORTED("of DOCA 2.2's job-based contexts softdoca runs RDMA only");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (ctx->v202.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_start: %s context is already started",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_ctx_start: %s context is already started", ctx->ops->name);
 	if (!ctx->dev)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_INVALID_VALUE,
 		        "doca_ctx_start: no device was added to the %s context (doca_ctx_dev_add)",
 		        ctx->ops->name);
@@ -199,8 +206,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_start(struct doca_ctx *ctx
 	(void)doca_pe_progress(ctx->pe); /* STARTING -> RUNNING */
 	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
 		(void)doca_ctx_stop(ctx);
-		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "doca_ctx_start: %s context did not start",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_INITIALIZATION,
+		                  "doca_ctx_start: %s context did not start", ctx->ops->name);
 	}
 	ctx->v202.started = true;
 	return DOCA_SUCCESS;
@@ -220,12 +227,13 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_stop(struct doca_ctx *ctx)
 	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 10 * 1000 };
 	uint64_t deadline;
 
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->v202.workq)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_ctx_stop: a work queue is still added to the %s context "
-		           "(doca_ctx_workq_rm first)",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_ctx_stop: a work queue is still added to the %s context "
+		                  "(doca_ctx_workq_rm first)",
+		                  ctx->ops->name);
 	if (!ctx->v202.started) {
 		SDOCA_DBG("doca_ctx_stop: %s context %p is not started", ctx->ops->name,
 		          (void *)ctx);
@@ -239,8 +247,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v202_doca_ctx_stop(struct doca_ctx *ctx)
 		if (doca_pe_progress(ctx->pe) == 0)
 			nanosleep(&nap, NULL);
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED, "doca_ctx_stop: %s context still has work",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_ctx_stop: %s context still has work", ctx->ops->name);
 	ctx->v202.started = false;
 	return DOCA_SUCCESS;
 }
@@ -294,9 +302,9 @@ DOCA_STABLE doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	if (status != DOCA_ERROR_IN_PROGRESS || !ctx->dpa || ctx->pe != ctx->v202.own_pe)
 		return status;
 	if (!progress_until(ctx, DOCA_CTX_STATE_IDLE))
-		SDOCA_FAIL(DOCA_ERROR_TIME_OUT,
-		           "doca_ctx_stop: %s context on the DPA data path did not stop",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_TIME_OUT,
+		                  "doca_ctx_stop: %s context on the DPA data path did not stop",
+		                  ctx->ops->name);
 	return DOCA_SUCCESS;
 }
 
@@ -304,7 +312,8 @@ static doca_error_t ctx_stop(struct doca_ctx *ctx)
 {
 	bool pending;
 
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	switch (ctx->state) {
 	case DOCA_CTX_STATE_IDLE:
 		SDOCA_DBG("doca_ctx_stop: %s context %p is already IDLE", ctx->ops->name,
@@ -381,15 +390,18 @@ bool sdoca_ctx_advance(struct doca_ctx *ctx)
 DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx,
                                                          size_t *num_inflight_tasks)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(num_inflight_tasks);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_inflight_tasks))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_inflight_tasks = ctx->inflight;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca_data user_data)
 {
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	ctx->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -397,8 +409,10 @@ DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca
 DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
                                                 union doca_data *user_data)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(user_data);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(user_data))
+		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = ctx->user_data;
 	return DOCA_SUCCESS;
 }
@@ -406,15 +420,18 @@ DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
 DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
                                                        doca_ctx_state_changed_callback_t cb)
 {
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	ctx->state_cb = cb;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(state);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(state))
+		return DOCA_ERROR_INVALID_VALUE;
 	*state = ctx->state;
 	return DOCA_SUCCESS;
 }
@@ -428,24 +445,30 @@ DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx,
                                                             struct doca_gpu *gpu_dev)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(gpu_dev);
-	SDOCA_NOT_SUPPORTED("softdoca has no GPU data path");
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu_dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("softdoca has no GPU data path");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx,
                                                             struct doca_dpa *dpa_dev)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(dpa_dev);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the %s context is not IDLE", __func__,
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the %s context is not IDLE", __func__,
+		                  ctx->ops->name);
 	if (ctx->pe && ctx->pe != ctx->v202.own_pe)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "%s: the %s context is connected to a progress engine; a context on "
-		           "the DPA data path has none",
-		           __func__, ctx->ops->name);
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "%s: the %s context is connected to a progress engine; a context on "
+		        "the DPA data path has none",
+		        __func__, ctx->ops->name);
 	ctx->dpa = dpa_dev;
 	return DOCA_SUCCESS;
 }
@@ -454,22 +477,26 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx,
                                                               uint32_t comp_vector)
 {
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_ctx_set_completion_vector: context not IDLE");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_ctx_set_completion_vector: context not IDLE");
 	if (comp_vector != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_ctx_set_completion_vector: vector %u does not exist (only 0)",
-		           comp_vector);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_ctx_set_completion_vector: vector %u does not exist (only 0)",
+		        comp_vector);
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_cap_get_num_completion_vectors(
         const struct doca_devinfo *devinfo, uint32_t *num_comp_vectors)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(num_comp_vectors);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_comp_vectors))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_comp_vectors = 1;
 	return DOCA_SUCCESS;
 }

@@ -109,7 +109,8 @@ static doca_error_t scan_interfaces(struct scan *scan)
 	struct ifaddrs *list;
 
 	if (getifaddrs(&list) != 0)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "getifaddrs failed: %s", strerror(errno));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "getifaddrs failed: %s",
+		                  strerror(errno));
 	for (struct ifaddrs *ifa = list; ifa; ifa = ifa->ifa_next) {
 		struct doca_devinfo *info;
 
@@ -279,8 +280,10 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 	doca_error_t status;
 	size_t n = 0;
 
-	SDOCA_CHECK_ARG(dev_list);
-	SDOCA_CHECK_ARG(nb_devs);
+	if (!sdoca_arg_valid(dev_list))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(nb_devs))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_faults_env_check("doca_devinfo_create_list");
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -318,7 +321,8 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 
 DOCA_STABLE doca_error_t doca_devinfo_destroy_list(struct doca_devinfo **dev_list)
 {
-	SDOCA_CHECK_ARG(dev_list);
+	if (!sdoca_arg_valid(dev_list))
+		return DOCA_ERROR_INVALID_VALUE;
 	free(dev_list[0]);
 	free(dev_list);
 	return DOCA_SUCCESS;
@@ -329,8 +333,10 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 {
 	struct doca_dev *d;
 
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (sdoca_faults_env_check("doca_dev_open") != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&devices.lock);
@@ -357,32 +363,36 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 
 DOCA_STABLE doca_error_t doca_dev_close(struct doca_dev *dev)
 {
+	doca_error_t status = DOCA_SUCCESS;
 	struct doca_dev *d;
 
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&devices.lock);
 	LIST_FOREACH(d, &devices.open_devs, link)
 	if (d == dev)
 		break;
 	if (!d) {
-		pthread_mutex_unlock(&devices.lock);
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_dev_close: %p is not an open device",
-		           (void *)dev);
+		status = sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                    "doca_dev_close: %p is not an open device", (void *)dev);
+		goto out;
 	}
 	if (dev->opens == 1 && atomic_load(&dev->users) > 0) {
 		int users = atomic_load(&dev->users);
 
-		pthread_mutex_unlock(&devices.lock);
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_dev_close: device %s is still used by %d mmap(s)/context(s)",
-		           dev->info.ibdev_name, users);
+		status = sdoca_fail(
+		        DOCA_ERROR_IN_USE,
+		        "doca_dev_close: device %s is still used by %d mmap(s)/context(s)",
+		        dev->info.ibdev_name, users);
+		goto out;
 	}
 	if (--dev->opens == 0) {
 		LIST_REMOVE(dev, link);
 		free(dev);
 	}
+out:
 	pthread_mutex_unlock(&devices.lock);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 SDOCA_EXPORT void sdoca_dev_get(struct doca_dev *dev)
@@ -402,15 +412,19 @@ DOCA_STABLE struct doca_devinfo *doca_dev_as_devinfo(const struct doca_dev *dev)
 
 DOCA_EXPERIMENTAL doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_dev *dev)
 {
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_NOT_SUPPORTED("a soft device has no hardware resources to cache");
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("a soft device has no hardware resources to cache");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo,
                                                        char *pci_addr_str)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(pci_addr_str);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(pci_addr_str, devinfo->pci_addr, DOCA_DEVINFO_PCI_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
@@ -432,8 +446,9 @@ static doca_error_t compare_pci(const char *mine, const char *theirs, uint8_t *i
 	unsigned int a[4], b[4];
 
 	if (!parse_pci(theirs, &b[0], &b[1], &b[2], &b[3]))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "'%s' is not a PCI address (expected DDDD:BB:DD.F or BB:DD.F)", theirs);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "'%s' is not a PCI address (expected DDDD:BB:DD.F or BB:DD.F)",
+		                  theirs);
 	if (!parse_pci(mine, &a[0], &a[1], &a[2], &a[3]))
 		return DOCA_ERROR_UNEXPECTED;
 	*is_equal = memcmp(a, b, sizeof(a)) == 0;
@@ -443,21 +458,27 @@ static doca_error_t compare_pci(const char *mine, const char *theirs, uint8_t *i
 DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo,
                                                         const char *pci_addr_str, uint8_t *is_equal)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(pci_addr_str);
-	SDOCA_CHECK_ARG(is_equal);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_equal))
+		return DOCA_ERROR_INVALID_VALUE;
 	return compare_pci(devinfo->pci_addr, pci_addr_str, is_equal);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo,
                                                     uint8_t *ipv4_addr, uint32_t size)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(ipv4_addr);
-	SDOCA_CHECK_ARG(size >= DOCA_DEVINFO_IPV4_ADDR_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(ipv4_addr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size >= DOCA_DEVINFO_IPV4_ADDR_SIZE))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (devinfo->num_ipv4 == 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "device %s has no IPv4 address",
-		           devinfo->ibdev_name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "device %s has no IPv4 address",
+		                  devinfo->ibdev_name);
 	memcpy(ipv4_addr, devinfo->ipv4[0], DOCA_DEVINFO_IPV4_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
@@ -465,12 +486,15 @@ DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *d
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo,
                                                     uint8_t *ipv6_addr, uint32_t size)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(ipv6_addr);
-	SDOCA_CHECK_ARG(size >= DOCA_DEVINFO_IPV6_ADDR_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(ipv6_addr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size >= DOCA_DEVINFO_IPV6_ADDR_SIZE))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (devinfo->num_ipv6 == 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "device %s has no IPv6 address",
-		           devinfo->ibdev_name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "device %s has no IPv6 address",
+		                  devinfo->ibdev_name);
 	memcpy(ipv6_addr, devinfo->ipv6[0], DOCA_DEVINFO_IPV6_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
@@ -478,20 +502,25 @@ DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *d
 DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo,
                                                    uint8_t *mac_addr, uint32_t size)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(mac_addr);
-	SDOCA_CHECK_ARG(size >= DOCA_DEVINFO_MAC_ADDR_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mac_addr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size >= DOCA_DEVINFO_MAC_ADDR_SIZE))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!devinfo->has_mac)
-		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED, "interface %s has no Ethernet address",
-		           devinfo->iface_name);
+		return sdoca_fail(DOCA_ERROR_NOT_SUPPORTED, "interface %s has no Ethernet address",
+		                  devinfo->iface_name);
 	memcpy(mac_addr, devinfo->mac, DOCA_DEVINFO_MAC_ADDR_SIZE);
 	return DOCA_SUCCESS;
 }
 
 static doca_error_t copy_name(const char *name, char *out, uint32_t size, uint32_t need)
 {
-	SDOCA_CHECK_ARG(out);
-	SDOCA_CHECK_ARG(size >= need);
+	if (!sdoca_arg_valid(out))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size >= need))
+		return DOCA_ERROR_INVALID_VALUE;
 	snprintf(out, size, "%s", name);
 	return DOCA_SUCCESS;
 }
@@ -499,32 +528,40 @@ static doca_error_t copy_name(const char *name, char *out, uint32_t size, uint32
 DOCA_STABLE doca_error_t doca_devinfo_get_iface_name(const struct doca_devinfo *devinfo,
                                                      char *iface_name, uint32_t size)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return copy_name(devinfo->iface_name, iface_name, size, DOCA_DEVINFO_IFACE_NAME_SIZE);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *devinfo,
                                                      char *ibdev_name, uint32_t size)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return copy_name(devinfo->ibdev_name, ibdev_name, size, DOCA_DEVINFO_IBDEV_NAME_SIZE);
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo, uint16_t *lid)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(lid);
-	SDOCA_NOT_SUPPORTED("softdoca devices are Ethernet (RoCE-like) ports, which have no LID");
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(lid))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(
+	        "softdoca devices are Ethernet (RoCE-like) ports, which have no LID");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo,
                                                             uint64_t *active_rate)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(active_rate);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(active_rate))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (devinfo->speed_mbps <= 0)
-		SDOCA_FAIL(DOCA_ERROR_DRIVER, "interface %s does not report a link speed",
-		           devinfo->iface_name);
+		return sdoca_fail(DOCA_ERROR_DRIVER, "interface %s does not report a link speed",
+		                  devinfo->iface_name);
 	*active_rate = (uint64_t)devinfo->speed_mbps * 1000000u;
 	return DOCA_SUCCESS;
 }
@@ -532,17 +569,22 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_de
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo,
                                                         uint16_t *vhca_id)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(vhca_id);
-	SDOCA_NOT_SUPPORTED("softdoca devices are not ConnectX functions and have no VHCA id");
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(vhca_id))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("softdoca devices are not ConnectX functions and have no VHCA id");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* An interface of this host, seen as a NIC: a physical function. */
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_pci_func_type(
         const struct doca_devinfo *devinfo, enum doca_pci_func_type *pci_func_type)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(pci_func_type);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_func_type))
+		return DOCA_ERROR_INVALID_VALUE;
 	*pci_func_type = DOCA_PCI_FUNC_TYPE_PF;
 	return DOCA_SUCCESS;
 }
@@ -550,30 +592,37 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_pci_func_type(
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo,
                                                          uint32_t *sf_index)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(sf_index);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sf_index))
+		return DOCA_ERROR_INVALID_VALUE;
 	/* Every softdoca device is a PF (doca_devinfo_get_pci_func_type): it
 	 * has no SF index, so there is none to find, as for DOCA's PFs, which
 	 * DOCA's samples skip by their function type before asking. */
-	SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-	           "doca_devinfo_get_sf_index: %s is a physical function, not a sub-function "
-	           "(SF); it has no SF index",
-	           devinfo->iface_name);
+	return sdoca_fail(
+	        DOCA_ERROR_NOT_FOUND,
+	        "doca_devinfo_get_sf_index: %s is a physical function, not a sub-function "
+	        "(SF); it has no SF index",
+	        devinfo->iface_name);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_iface_index(const struct doca_devinfo *devinfo,
                                                             uint32_t *iface_index)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(iface_index);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(iface_index))
+		return DOCA_ERROR_INVALID_VALUE;
 	*iface_index = devinfo->ifindex;
 	return DOCA_SUCCESS;
 }
 
 static doca_error_t cap_false(const struct doca_devinfo *devinfo, uint8_t *cap)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(cap);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(cap))
+		return DOCA_ERROR_INVALID_VALUE;
 	*cap = 0;
 	return DOCA_SUCCESS;
 }

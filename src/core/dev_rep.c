@@ -23,30 +23,41 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
                                                       uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(dev_list_rep);
-	SDOCA_CHECK_ARG(nb_devs_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_list_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(nb_devs_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep **dev_list_rep)
 {
-	SDOCA_CHECK_ARG(dev_list_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev_list_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo,
                                            struct doca_dev_rep **dev_rep)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(dev_rep);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_dev_rep_close(struct doca_dev_rep *dev)
 {
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_NOT_SUPPORTED(NO_REPRESENTORS);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
@@ -56,60 +67,94 @@ DOCA_STABLE struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep
 	return NULL;
 }
 
-#define REP_GETTER_UNSUPPORTED(rep, out)              \
-	do {                                          \
-		SDOCA_CHECK_ARG(rep);                 \
-		SDOCA_CHECK_ARG(out);                 \
-		SDOCA_NOT_SUPPORTED(NO_REPRESENTORS); \
-	} while (0)
-
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep *devinfo_rep,
                                                    char *rep_vuid, uint32_t size)
 {
 	(void)size;
-	REP_GETTER_UNSUPPORTED(devinfo_rep, rep_vuid);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(rep_vuid))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t
 doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_addr_str);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
         const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, pci_func_type);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pci_func_type))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                                          uint8_t *is_hotplug)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, is_hotplug);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_hotplug))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, sf_index);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sf_index))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
         const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size)
 {
 	(void)size;
-	REP_GETTER_UNSUPPORTED(devinfo_rep, iface_name);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(iface_name))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id)
 {
-	REP_GETTER_UNSUPPORTED(devinfo_rep, vhca_id);
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(vhca_id))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
         const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
 {
-	SDOCA_CHECK_ARG(pci_addr_str);
-	REP_GETTER_UNSUPPORTED(devinfo_rep, is_equal);
+	if (!sdoca_arg_valid(pci_addr_str))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(devinfo_rep))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_equal))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

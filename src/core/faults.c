@@ -408,7 +408,7 @@ DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec)
 	char why[160];
 
 	if (set_spec(spec, why, sizeof(why)) != DOCA_SUCCESS)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "fault specification refused: %s", why);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "fault specification refused: %s", why);
 	return DOCA_SUCCESS;
 }
 

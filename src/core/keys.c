@@ -72,8 +72,8 @@ static doca_error_t grow_locked(void)
 	struct key_slot *slots;
 
 	if (chunk == MAX_CHUNKS)
-		SDOCA_FAIL(DOCA_ERROR_FULL, "memory-key table is full (%u keys)",
-		           MAX_CHUNKS * CHUNK_SLOTS - 1);
+		return sdoca_fail(DOCA_ERROR_FULL, "memory-key table is full (%u keys)",
+		                  MAX_CHUNKS * CHUNK_SLOTS - 1);
 	slots = calloc(CHUNK_SLOTS, sizeof(*slots));
 	if (!slots)
 		return DOCA_ERROR_NO_MEMORY;
@@ -101,8 +101,8 @@ static doca_error_t random_tag(uint32_t *hi, uint64_t *lo)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "getrandom failed: %s",
-			           strerror(errno));
+			return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "getrandom failed: %s",
+			                  strerror(errno));
 		got += (size_t)n;
 	}
 	*lo = sdoca_get_le64(bytes);
@@ -118,17 +118,13 @@ SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *reg
 	uint32_t index;
 
 	pthread_mutex_lock(&table.lock);
-	if (table.free_head == 0 && (status = grow_locked()) != DOCA_SUCCESS) {
-		pthread_mutex_unlock(&table.lock);
-		return status;
-	}
+	if (table.free_head == 0 && (status = grow_locked()) != DOCA_SUCCESS)
+		goto out;
 	index = table.free_head;
 	slot = slot_at(index);
 	status = random_tag(&slot->tag_hi, &slot->tag_lo);
-	if (status != DOCA_SUCCESS) {
-		pthread_mutex_unlock(&table.lock);
-		return status;
-	}
+	if (status != DOCA_SUCCESS)
+		goto out;
 	table.free_head = slot->next_free;
 	slot->region = *region;
 	table.live++;
@@ -136,8 +132,9 @@ SDOCA_EXPORT doca_error_t sdoca_keys_register(const struct sdoca_key_region *reg
 	key->tag_hi = slot->tag_hi;
 	key->tag_lo = slot->tag_lo;
 	atomic_store(&slot->live, 1); /* publishes the fields written above */
+out:
 	pthread_mutex_unlock(&table.lock);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 static bool tag_matches(const struct key_slot *slot, const struct sdoca_key *key)

@@ -356,6 +356,9 @@ SDOCA_EXPORT void sdoca_log_sdk(uint32_t level, int source, const char *file, in
 
 static doca_error_t register_source(const char *name, int *source, bool sdk)
 {
+	doca_error_t status = DOCA_SUCCESS;
+	struct log_source *s;
+
 	if (!name || !source)
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&logs.lock);
@@ -364,20 +367,20 @@ static doca_error_t register_source(const char *name, int *source, bool sdk)
 		struct log_source *grown = realloc(logs.sources, (size_t)cap * sizeof(*grown));
 
 		if (!grown) {
-			pthread_mutex_unlock(&logs.lock);
-			return DOCA_ERROR_NO_MEMORY;
+			status = DOCA_ERROR_NO_MEMORY;
+			goto out;
 		}
 		logs.sources = grown;
 		logs.cap_sources = cap;
 	}
-	struct log_source *s = &logs.sources[logs.num_sources];
-
+	s = &logs.sources[logs.num_sources];
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->sdk = sdk;
 	s->used = true;
 	*source = logs.num_sources++;
+out:
 	pthread_mutex_unlock(&logs.lock);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_register_source(const char *source_name, int *source)
@@ -399,25 +402,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_log_unregister_source(int source)
 
 static doca_error_t add_backend(struct doca_log_backend *proto, struct doca_log_backend **out)
 {
-	struct doca_log_backend *b;
+	struct doca_log_backend *b = NULL;
+	struct doca_log_backend **tail;
 
 	ensure_environment();
 	pthread_mutex_lock(&logs.lock);
-	if (logs.num_backends >= LOG_MAX_BACKENDS) {
-		pthread_mutex_unlock(&logs.lock);
-		return DOCA_ERROR_NO_MEMORY;
-	}
-	b = malloc(sizeof(*b));
-	if (!b) {
-		pthread_mutex_unlock(&logs.lock);
-		return DOCA_ERROR_NO_MEMORY;
-	}
+	if (logs.num_backends < LOG_MAX_BACKENDS)
+		b = malloc(sizeof(*b));
+	if (!b)
+		goto out;
 	*b = *proto;
 	b->lower = b->sdk ? logs.global_sdk : logs.global_lower;
 	b->upper = logs.global_upper;
 	/* Appended so backends print in the order they were created. */
-	struct doca_log_backend **tail = &logs.backends;
-
+	tail = &logs.backends;
 	while (*tail)
 		tail = &(*tail)->next;
 	b->next = NULL;
@@ -426,7 +424,10 @@ static doca_error_t add_backend(struct doca_log_backend *proto, struct doca_log_
 	if (b->sdk)
 		logs.have_sdk_backend = true;
 	recompute_max_levels_locked();
+out:
 	pthread_mutex_unlock(&logs.lock);
+	if (!b)
+		return DOCA_ERROR_NO_MEMORY; /* too many backends, or no memory */
 	if (out)
 		*out = b;
 	return DOCA_SUCCESS;

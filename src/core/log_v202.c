@@ -194,16 +194,18 @@ DOCA_EXPERIMENTAL void doca_log_set_quantity(uint16_t quantity)
 
 DOCA_EXPERIMENTAL doca_error_t doca_log_rate_bucket_register(int source, int *bucket)
 {
+	doca_error_t status = DOCA_ERROR_NO_MEMORY; /* every bucket is taken */
+
 	(void)source;
-	SDOCA_CHECK_ARG(bucket);
+	if (!sdoca_arg_valid(bucket))
+		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&rate.lock);
-	if (rate.num_buckets == MAX_BUCKETS) {
-		pthread_mutex_unlock(&rate.lock);
-		return DOCA_ERROR_NO_MEMORY;
+	if (rate.num_buckets < MAX_BUCKETS) {
+		*bucket = rate.num_buckets++;
+		status = DOCA_SUCCESS;
 	}
-	*bucket = rate.num_buckets++;
 	pthread_mutex_unlock(&rate.lock);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 /* Whether a message of the bucket may go out now (and counts it). */

@@ -36,23 +36,26 @@ SDOCA_LOG_MODULE(mmap);
 #define ACCESS_RDMA \
 	(DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
-/* Properties can change only on a local mmap that is not started. */
-#define CHECK_CONFIGURABLE(mmap)                                                                 \
-	do {                                                                                     \
-		if ((mmap)->from_export)                                                         \
-			SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,                                     \
-			           "%s: mmap was created from an export and cannot be changed",  \
-			           __func__);                                                    \
-		if ((mmap)->started)                                                             \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE,                                         \
-			           "%s: mmap is started; stop it before changing it", __func__); \
-	} while (0)
+/* Properties can change only on a local mmap that is not started:
+ * DOCA_SUCCESS, or the error (logged). */
+static doca_error_t check_configurable(const struct doca_mmap *mmap, const char *caller)
+{
+	if (mmap->from_export)
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "%s: mmap was created from an export and cannot be changed",
+		                  caller);
+	if (mmap->started)
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s: mmap is started; stop it before changing it", caller);
+	return DOCA_SUCCESS;
+}
 
 DOCA_STABLE doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 {
 	struct doca_mmap *m;
 
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (sdoca_faults_env_check("doca_mmap_create") != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
 	m = calloc(1, sizeof(*m));
@@ -87,10 +90,11 @@ DOCA_STABLE doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 {
 	uint32_t bufs;
 
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	bufs = atomic_load(&mmap->num_bufs);
 	if (bufs > 0)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_IN_USE,
 		        "doca_mmap_destroy: %u buffer(s) still point into the mmap; release them "
 		        "with doca_buf_dec_refcount first",
@@ -115,18 +119,21 @@ DOCA_STABLE doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 	struct sdoca_key_region region;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_start: mmap is already started%s",
-		           mmap->from_export ? " (an mmap created from an export starts started)"
-		                             : "");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE, "doca_mmap_start: mmap is already started%s",
+		        mmap->from_export ? " (an mmap created from an export starts started)"
+		                          : "");
 	if (mmap->from_export) { /* stopped before: usable again */
 		mmap->started = true;
 		return DOCA_SUCCESS;
 	}
 	if (!mmap->range_set)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_mmap_start: no memory range; call doca_mmap_set_memrange first");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_mmap_start: no memory range; call doca_mmap_set_memrange first");
 	status = sdoca_faults_check(SDOCA_FAULT_FAIL_MMAP, "doca_mmap_start");
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -149,13 +156,14 @@ DOCA_STABLE doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 {
 	uint32_t bufs;
 
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_stop: mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_mmap_stop: mmap is not started");
 	bufs = atomic_load(&mmap->num_bufs);
 	if (bufs > 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_stop: %u buffer(s) still point into the mmap", bufs);
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_mmap_stop: %u buffer(s) still point into the mmap", bufs);
 	dpa_table_remove(mmap);
 	if (!mmap->from_export)
 		release_key(mmap);
@@ -167,20 +175,22 @@ DOCA_STABLE doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_d
 {
 	struct doca_dev **devs;
 
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->from_export || mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_add_dev: mmap is started or created from an export");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_mmap_add_dev: mmap is started or created from an export");
 	for (uint32_t i = 0; i < mmap->num_devs; i++)
 		if (mmap->devs[i] == dev)
-			SDOCA_FAIL(DOCA_ERROR_ALREADY_EXIST,
-			           "doca_mmap_add_dev: device %s is already added",
-			           dev->info.ibdev_name);
+			return sdoca_fail(DOCA_ERROR_ALREADY_EXIST,
+			                  "doca_mmap_add_dev: device %s is already added",
+			                  dev->info.ibdev_name);
 	if (mmap->num_devs >= mmap->max_devs)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY,
-		           "doca_mmap_add_dev: mmap already has its maximum of %u devices",
-		           mmap->max_devs);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+		                  "doca_mmap_add_dev: mmap already has its maximum of %u devices",
+		                  mmap->max_devs);
 	devs = realloc(mmap->devs, (mmap->num_devs + 1) * sizeof(*devs));
 	if (!devs)
 		return DOCA_ERROR_NO_MEMORY;
@@ -203,14 +213,18 @@ static int find_dev(const struct doca_mmap *mmap, const struct doca_dev *dev)
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_get_mkey(struct doca_mmap *mmap, struct doca_dev *dev,
                                                   uint32_t *mkey)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(mkey);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mkey))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_get_mkey: mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_mmap_get_mkey: mmap is not started");
 	if (mmap->from_export ? mmap->import_dev != dev : find_dev(mmap, dev) < 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "doca_mmap_get_mkey: device %s is not the mmap's",
-		           dev->info.ibdev_name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND,
+		                  "doca_mmap_get_mkey: device %s is not the mmap's",
+		                  dev->info.ibdev_name);
 	*mkey = mmap->key.index;
 	return DOCA_SUCCESS;
 }
@@ -219,15 +233,17 @@ DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_de
 {
 	int i;
 
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->from_export || mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_rm_dev: mmap is started or created from an export");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_mmap_rm_dev: mmap is started or created from an export");
 	i = find_dev(mmap, dev);
 	if (i < 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "doca_mmap_rm_dev: device %s was not added",
-		           dev->info.ibdev_name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "doca_mmap_rm_dev: device %s was not added",
+		                  dev->info.ibdev_name);
 	mmap->devs[i] = mmap->devs[--mmap->num_devs];
 	sdoca_dev_put(dev);
 	return DOCA_SUCCESS;
@@ -236,12 +252,17 @@ DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_de
 DOCA_STABLE doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
                                               const void **export_desc, size_t *export_desc_len)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(export_desc);
-	SDOCA_CHECK_ARG(export_desc_len);
-	SDOCA_NOT_SUPPORTED("there is no PCI peer (DPU/host) to share memory with; use "
-	                    "doca_mmap_export_rdma");
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(export_desc))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(export_desc_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("there is no PCI peer (DPU/host) to share memory with; use "
+	                        "doca_mmap_export_rdma");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* The export blob body (format version 1, see docs/wire.md). */
@@ -264,25 +285,30 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 	size_t len = SDOCA_BLOB_HEADER_SIZE + SDOCA_MMAP_BLOB_BODY;
 	struct sdoca_mmap_export *e;
 
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(export_desc);
-	SDOCA_CHECK_ARG(export_desc_len);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(export_desc))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(export_desc_len))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_export_rdma: an mmap created from an export cannot be "
-		           "exported again");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_mmap_export_rdma: an mmap created from an export cannot be "
+		                  "exported again");
 	if (!mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED, "doca_mmap_export_rdma: mmap is not started");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_mmap_export_rdma: mmap is not started");
 	if (!(mmap->access & ACCESS_RDMA))
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_NOT_PERMITTED,
 		        "doca_mmap_export_rdma: mmap has no RDMA permission (set "
 		        "DOCA_ACCESS_FLAG_RDMA_READ/WRITE/ATOMIC with doca_mmap_set_permissions)");
 	if (find_dev(mmap, dev) < 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-		           "doca_mmap_export_rdma: device %s was not added to the mmap",
-		           dev->info.ibdev_name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND,
+		                  "doca_mmap_export_rdma: device %s was not added to the mmap",
+		                  dev->info.ibdev_name);
 	SLIST_FOREACH(e, &mmap->exports, link)
 	if (e->dev == dev)
 		break;
@@ -364,12 +390,12 @@ SDOCA_EXPORT doca_error_t sdoca_mmap_dpa_lookup(uint32_t handle, struct sdoca_mm
 doca_error_t sdoca_mmap_dpa_handle(struct doca_mmap *mmap, uint32_t *handle)
 {
 	if (!mmap->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_mmap_dev_get_dpa_handle: the mmap is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_mmap_dev_get_dpa_handle: the mmap is not started");
 	if (!mmap->dpa_handle) {
 		mmap->dpa_handle = dpa_table_add(mmap);
 		if (!mmap->dpa_handle)
-			SDOCA_FAIL(
+			return sdoca_fail(
 			        DOCA_ERROR_FULL,
 			        "doca_mmap_dev_get_dpa_handle: %u mmaps have DPA handles already",
 			        DPA_MMAP_SLOTS - 1);
@@ -382,9 +408,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mm
                                                             const struct doca_dev *dev,
                                                             doca_dpa_dev_mmap_t *dpa_mmap_handle)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(dpa_mmap_handle);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_mmap_handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_mmap_dpa_handle(mmap, dpa_mmap_handle);
 }
 
@@ -394,9 +423,9 @@ static doca_error_t decode_export(const uint8_t *body, size_t body_len, struct d
 	uint64_t addr, len;
 
 	if (body_len != SDOCA_MMAP_BLOB_BODY)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "mmap export blob has a %zu-byte body, expected %d", body_len,
-		           SDOCA_MMAP_BLOB_BODY);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "mmap export blob has a %zu-byte body, expected %d", body_len,
+		                  SDOCA_MMAP_BLOB_BODY);
 	out->peer_node = sdoca_get_le64(body);
 	out->peer_pid = sdoca_get_le32(body + 8);
 	out->access = sdoca_get_le32(body + 12);
@@ -404,16 +433,18 @@ static doca_error_t decode_export(const uint8_t *body, size_t body_len, struct d
 	addr = sdoca_get_le64(body + 32);
 	len = sdoca_get_le64(body + 40);
 	if (out->peer_node == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "mmap export blob has no node id");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "mmap export blob has no node id");
 	if (out->access & ~(uint32_t)ACCESS_ALL)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "mmap export blob has unknown access bits 0x%x", out->access);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "mmap export blob has unknown access bits 0x%x", out->access);
 	if (out->key.index == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "mmap export blob has an invalid memory key");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "mmap export blob has an invalid memory key");
 	if (addr == 0 || len == 0 || addr + len < addr || addr + len > (uint64_t)UINTPTR_MAX)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "mmap export blob has an invalid range (address 0x%llx, length %llu)",
-		           (unsigned long long)addr, (unsigned long long)len);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "mmap export blob has an invalid range (address 0x%llx, length %llu)",
+		        (unsigned long long)addr, (unsigned long long)len);
 	out->addr = (uint8_t *)(uintptr_t)addr;
 	out->len = (size_t)len;
 	return DOCA_SUCCESS;
@@ -430,9 +461,12 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 	doca_error_t status;
 	struct doca_mmap *m;
 
-	SDOCA_CHECK_ARG(export_desc);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(export_desc))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_blob_open(export_desc, export_desc_len, SDOCA_BLOB_MMAP, &body, &body_len);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -457,13 +491,19 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 
 static doca_error_t set_range(struct doca_mmap *mmap, void *addr, size_t len)
 {
-	CHECK_CONFIGURABLE(mmap);
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (mmap->range_set)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "%s: the memory range is already set (it can be set once)", __func__);
-	SDOCA_CHECK_ARG(addr);
-	SDOCA_CHECK_ARG(len > 0);
-	SDOCA_CHECK_ARG((uintptr_t)addr + len > (uintptr_t)addr);
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "%s: the memory range is already set (it can be set once)",
+		                  __func__);
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(len > 0))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid((uintptr_t)addr + len > (uintptr_t)addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	mmap->addr = addr;
 	mmap->len = len;
 	mmap->range_set = true;
@@ -472,7 +512,8 @@ static doca_error_t set_range(struct doca_mmap *mmap, void *addr, size_t len)
 
 DOCA_STABLE doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t len)
 {
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	return set_range(mmap, addr, len);
 }
 
@@ -481,12 +522,16 @@ DOCA_STABLE doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, i
                                                        void *addr, size_t dmabuf_offset, size_t len)
 {
 	(void)dmabuf_offset;
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dmabuf_fd >= 0);
-	if (!addr)
-		SDOCA_NOT_SUPPORTED(
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dmabuf_fd >= 0))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!addr) {
+		SDOCA_LOG_NOT_SUPPORTED(
 		        "a dmabuf without a CPU mapping (addr == NULL) is not reachable "
 		        "by a software NIC");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	return set_range(mmap, addr, len);
 }
 
@@ -494,8 +539,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap
                                                           struct doca_dpa *dpa, uint64_t dpa_addr,
                                                           size_t len)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	/* DPA memory is host memory (docs/dpa.md 2.3): an ordinary range. */
 	return set_range(mmap, (void *)(uintptr_t)dpa_addr, len);
 }
@@ -503,11 +550,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap
 DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr,
                                                 size_t *len)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(addr);
-	SDOCA_CHECK_ARG(len);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(len))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!mmap->range_set)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_mmap_get_memrange: no memory range is set");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_mmap_get_memrange: no memory range is set");
 	*addr = mmap->addr;
 	*len = mmap->len;
 	return DOCA_SUCCESS;
@@ -516,9 +567,13 @@ DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, vo
 DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
                                                doca_mmap_memrange_free_cb_t *free_cb, void *opaque)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(free_cb);
-	CHECK_CONFIGURABLE(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(free_cb))
+		return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	mmap->free_cb = free_cb;
 	mmap->free_opaque = opaque;
 	return DOCA_SUCCESS;
@@ -527,16 +582,21 @@ DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
 DOCA_STABLE doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap,
                                                  union doca_data *user_data)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(user_data);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(user_data))
+		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = mmap->user_data;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data user_data)
 {
-	SDOCA_CHECK_ARG(mmap);
-	CHECK_CONFIGURABLE(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	mmap->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -544,8 +604,10 @@ DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union d
 DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap,
                                                        uint32_t *max_num_devices)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(max_num_devices);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_num_devices))
+		return DOCA_ERROR_INVALID_VALUE;
 	*max_num_devices = mmap->max_devs;
 	return DOCA_SUCCESS;
 }
@@ -553,31 +615,38 @@ DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *m
 DOCA_STABLE doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap,
                                                        uint32_t max_num_devices)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(max_num_devices > 0);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_num_devices > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->ever_started || mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_set_max_num_devices: only allowed before the first start");
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_mmap_set_max_num_devices: only allowed before the first start");
 	if (max_num_devices < mmap->num_devs)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_mmap_set_max_num_devices: %u devices are already added",
-		           mmap->num_devs);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_mmap_set_max_num_devices: %u devices are already added",
+		                  mmap->num_devs);
 	mmap->max_devs = max_num_devices;
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(num_bufs);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_bufs))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_bufs = atomic_load(&mmap->num_bufs);
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(exported);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(exported))
+		return DOCA_ERROR_INVALID_VALUE;
 	*exported = mmap->exported;
 	return DOCA_SUCCESS;
 }
@@ -585,8 +654,10 @@ DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, ui
 DOCA_STABLE doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap,
                                                    uint8_t *from_export)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(from_export);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(from_export))
+		return DOCA_ERROR_INVALID_VALUE;
 	*from_export = mmap->from_export;
 	return DOCA_SUCCESS;
 }
@@ -595,15 +666,19 @@ DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint3
 {
 	const uint32_t pci_both = DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE;
 
-	SDOCA_CHECK_ARG(mmap);
-	CHECK_CONFIGURABLE(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	doca_error_t status = check_configurable(mmap, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (access_mask & ~(uint32_t)ACCESS_ALL)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_mmap_set_permissions: unknown access bits 0x%x",
-		           access_mask & ~(uint32_t)ACCESS_ALL);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_mmap_set_permissions: unknown access bits 0x%x",
+		                  access_mask & ~(uint32_t)ACCESS_ALL);
 	if ((access_mask & pci_both) == pci_both)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_mmap_set_permissions: PCI_READ_ONLY and PCI_READ_WRITE conflict");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_mmap_set_permissions: PCI_READ_ONLY and PCI_READ_WRITE conflict");
 	mmap->access = access_mask;
 	return DOCA_SUCCESS;
 }
@@ -611,8 +686,10 @@ DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint3
 DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
                                                                uint8_t *mmap_export)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(mmap_export);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mmap_export))
+		return DOCA_ERROR_INVALID_VALUE;
 	*mmap_export = 0;
 	return DOCA_SUCCESS;
 }
@@ -620,18 +697,21 @@ DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca
 DOCA_STABLE doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(
         const struct doca_devinfo *devinfo, uint8_t *from_export)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(from_export);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(from_export))
+		return DOCA_ERROR_INVALID_VALUE;
 	*from_export = 0;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap)
 {
-	SDOCA_CHECK_ARG(mmap);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->started || atomic_load(&mmap->num_bufs) > 0)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_mmap_enable_thread_safety: mmap is started or has buffers");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "doca_mmap_enable_thread_safety: mmap is started or has buffers");
 	mmap->thread_safe = true;
 	return DOCA_SUCCESS;
 }

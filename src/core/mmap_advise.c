@@ -48,14 +48,16 @@ static doca_error_t submit_invalidate(struct doca_task *task)
 	const struct doca_buf *buf = to_task(task)->buf;
 
 	if (!buf)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "cache invalidate task has no buffer");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "cache invalidate task has no buffer");
 	if (buf->mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "cache invalidate: the buffer comes from a remote (imported) mmap");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "cache invalidate: the buffer comes from a remote (imported) mmap");
 	if (buf->len > INVALIDATE_MAX_BUF_SIZE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "cache invalidate: a buffer of %zu bytes exceeds the maximum of %llu",
-		           buf->len, (unsigned long long)INVALIDATE_MAX_BUF_SIZE);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "cache invalidate: a buffer of %zu bytes exceeds the maximum of %llu",
+		        buf->len, (unsigned long long)INVALIDATE_MAX_BUF_SIZE);
 	atomic_thread_fence(memory_order_seq_cst);
 	sdoca_task_complete(task, DOCA_SUCCESS);
 	return DOCA_SUCCESS;
@@ -89,8 +91,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_create(struct doca_dev *dev,
 {
 	struct doca_mmap_advise *advise;
 
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(mmap_advise);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mmap_advise))
+		return DOCA_ERROR_INVALID_VALUE;
 	advise = calloc(1, sizeof(*advise));
 	if (!advise)
 		return DOCA_ERROR_NO_MEMORY;
@@ -103,7 +107,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_destroy(struct doca_mmap_advise 
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(mmap_advise);
+	if (!sdoca_arg_valid(mmap_advise))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_ctx_fini(&mmap_advise->ctx);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -119,15 +124,18 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_mmap_advise_as_ctx(struct doca_mmap_advi
 DOCA_EXPERIMENTAL doca_error_t
 doca_mmap_advise_cap_task_cache_invalidate_is_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_cache_invalidate_get_max_buf_size(
         const struct doca_devinfo *devinfo, uint64_t *buf_size)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(buf_size);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf_size))
+		return DOCA_ERROR_INVALID_VALUE;
 	*buf_size = INVALIDATE_MAX_BUF_SIZE;
 	return DOCA_SUCCESS;
 }
@@ -137,7 +145,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
         doca_mmap_advise_task_invalidate_cache_completion_cb_t completion_cb,
         doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb, uint32_t num_tasks)
 {
-	SDOCA_CHECK_ARG(mmap_advise);
+	if (!sdoca_arg_valid(mmap_advise))
+		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_task_pool_configure(&mmap_advise->ctx, &mmap_advise->invalidate,
 	                                 &invalidate_type, (sdoca_generic_cb_t)completion_cb,
 	                                 (sdoca_generic_cb_t)error_cb, num_tasks);
@@ -150,9 +159,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init
 	struct doca_task *t;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(mmap_advise);
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(task);
+	if (!sdoca_arg_valid(mmap_advise))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(task))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_task_alloc(&mmap_advise->ctx, &mmap_advise->invalidate, user_data, &t);
 	if (status != DOCA_SUCCESS)
 		return status;

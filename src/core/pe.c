@@ -22,7 +22,8 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 {
 	struct doca_pe *p;
 
-	SDOCA_CHECK_ARG(pe);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (sdoca_faults_env_check("doca_pe_create") != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
 	p = calloc(1, sizeof(*p));
@@ -33,8 +34,8 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 		int err = errno;
 
 		free(p);
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_create: eventfd failed: %s",
-		           strerror(err));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "doca_pe_create: eventfd failed: %s",
+		                  strerror(err));
 	}
 	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE;
 	*pe = p;
@@ -43,10 +44,12 @@ DOCA_STABLE doca_error_t doca_pe_create(struct doca_pe **pe)
 
 DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 {
-	SDOCA_CHECK_ARG(pe);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!LIST_EMPTY(&pe->ctxs))
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_pe_destroy: contexts are still connected; destroy them first");
+		return sdoca_fail(
+		        DOCA_ERROR_IN_USE,
+		        "doca_pe_destroy: contexts are still connected; destroy them first");
 	close(pe->event_fd);
 	free(pe);
 	return DOCA_SUCCESS;
@@ -54,12 +57,14 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 
 DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 {
-	SDOCA_CHECK_ARG(pe);
-	SDOCA_CHECK_ARG(ctx);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_pe_connect_ctx: context is not IDLE");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_pe_connect_ctx: context is not IDLE");
 	if (ctx->pe)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_NOT_PERMITTED,
 		        "doca_pe_connect_ctx: context is already connected to a progress engine");
 	ctx->pe = pe;
@@ -209,8 +214,10 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
                                                          doca_notification_handle_t *handle)
 {
-	SDOCA_CHECK_ARG(pe);
-	SDOCA_CHECK_ARG(handle);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	*handle = pe->event_fd;
 	return DOCA_SUCCESS;
 }
@@ -221,9 +228,11 @@ DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe,
 {
 	(void)handle;
 	(void)completion_key;
-	SDOCA_CHECK_ARG(pe);
-	SDOCA_NOT_SUPPORTED("setting the notification handle is a Windows (IO completion port) "
-	                    "call; on Linux use doca_pe_get_notification_handle");
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("setting the notification handle is a Windows (IO completion port) "
+	                        "call; on Linux use doca_pe_get_notification_handle");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* Whether doca_pe_progress() has something to do right now. */
@@ -240,7 +249,8 @@ static bool has_work(struct doca_pe *pe)
 
 DOCA_STABLE doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
-	SDOCA_CHECK_ARG(pe);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (pe->event_mode == DOCA_PE_EVENT_MODE_PROGRESS_ALL)
 		(void)doca_pe_clear_notification(pe, pe->event_fd);
 	for (struct doca_ctx *ctx = LIST_FIRST(&pe->ctxs); ctx; ctx = LIST_NEXT(ctx, pe_link))
@@ -259,18 +269,21 @@ DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe,
 	uint64_t count;
 
 	(void)handle;
-	SDOCA_CHECK_ARG(pe);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM,
-		           "doca_pe_clear_notification: read failed: %s", strerror(errno));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM,
+		                  "doca_pe_clear_notification: read failed: %s", strerror(errno));
 	return DOCA_SUCCESS;
 }
 
 DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe,
                                                         size_t *num_inflight_tasks)
 {
-	SDOCA_CHECK_ARG(pe);
-	SDOCA_CHECK_ARG(num_inflight_tasks);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_inflight_tasks))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_inflight_tasks = pe->inflight;
 	return DOCA_SUCCESS;
 }
@@ -279,14 +292,16 @@ DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe
 DOCA_EXPERIMENTAL doca_error_t doca_pe_set_event_mode(struct doca_pe *pe,
                                                       enum doca_pe_event_mode event_mode)
 {
-	SDOCA_CHECK_ARG(pe);
+	if (!sdoca_arg_valid(pe))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
 	    event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_pe_set_event_mode: unknown mode %d",
-		           (int)event_mode);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_pe_set_event_mode: unknown mode %d", (int)event_mode);
 	if (pe->in_progress)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_pe_set_event_mode: not allowed inside a completion callback");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_pe_set_event_mode: not allowed inside a completion callback");
 	pe->event_mode = event_mode;
 	return DOCA_SUCCESS;
 }

@@ -44,10 +44,15 @@ doca_error_t sdoca_log_app_v(uint32_t level, int source, const char *fname, int 
 #define SDOCA_LOG_ENABLED(level) \
 	((uint32_t)(level) <= atomic_load_explicit(&sdoca_log_sdk_max_level, memory_order_relaxed))
 
-#define SDOCA_LOG(level, ...)                                                                    \
-	do {                                                                                     \
-		if (SDOCA_LOG_ENABLED(level))                                                    \
-			sdoca_log_sdk(level, sdoca_log_source, __FILE__, __LINE__, __VA_ARGS__); \
+/* The log call as an expression, for sdoca_fail() and sdoca_arg_valid(). */
+#define SDOCA_LOG_EXPR(level, ...)                                                         \
+	(SDOCA_LOG_ENABLED(level)                                                          \
+	         ? sdoca_log_sdk(level, sdoca_log_source, __FILE__, __LINE__, __VA_ARGS__) \
+	         : (void)0)
+
+#define SDOCA_LOG(level, ...)                       \
+	do {                                        \
+		SDOCA_LOG_EXPR(level, __VA_ARGS__); \
 	} while (0)
 
 #define SDOCA_CRIT(...) SDOCA_LOG(DOCA_LOG_LEVEL_CRIT, __VA_ARGS__)
@@ -65,28 +70,30 @@ doca_error_t sdoca_log_app_v(uint32_t level, int source, const char *fname, int 
 			SDOCA_LOG(level, __VA_ARGS__);             \
 	} while (0)
 
-/* A function softdoca does not implement: says why once, returns NOT_SUPPORTED. */
-#define SDOCA_NOT_SUPPORTED(why)                                                              \
-	do {                                                                                  \
-		SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s is not supported by softdoca: %s", \
-		               __func__, why);                                                \
-		return DOCA_ERROR_NOT_SUPPORTED;                                              \
-	} while (0)
+/*
+ * Error exits. None of these returns: the caller writes its return, so every
+ * exit of a function is visible where it happens.
+ *
+ *   if (!sdoca_arg_valid(buf != NULL))
+ *           return DOCA_ERROR_INVALID_VALUE;
+ *   if (len > max)
+ *           return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: %zu is too long", __func__, len);
+ *   SDOCA_LOG_NOT_SUPPORTED("no DPA");
+ *   return DOCA_ERROR_NOT_SUPPORTED;
+ */
 
-/* Argument check: logs which argument was wrong and returns INVALID_VALUE. */
-#define SDOCA_CHECK_ARG(cond)                                                \
-	do {                                                                 \
-		if (SDOCA_UNLIKELY(!(cond))) {                               \
-			SDOCA_ERR("%s: invalid input: %s", __func__, #cond); \
-			return DOCA_ERROR_INVALID_VALUE;                     \
-		}                                                            \
-	} while (0)
+/* Logs the reason at ERROR and evaluates to err. */
+#define sdoca_fail(err, ...) (SDOCA_LOG_EXPR(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__), (err))
 
-/* Logs the reason and returns the error. */
-#define SDOCA_FAIL(err, ...)            \
-	do {                            \
-		SDOCA_ERR(__VA_ARGS__); \
-		return (err);           \
-	} while (0)
+/* Argument check: evaluates to 1 when cond holds; otherwise logs which
+ * argument was wrong and evaluates to 0. */
+#define sdoca_arg_valid(cond)  \
+	(SDOCA_LIKELY(cond) || \
+	 (SDOCA_LOG_EXPR(DOCA_LOG_LEVEL_ERROR, "%s: invalid input: %s", __func__, #cond), 0))
+
+/* A function softdoca does not implement says why, once per call site (a
+ * statement: the flag that makes it once is a static). */
+#define SDOCA_LOG_NOT_SUPPORTED(why) \
+	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING, "%s is not supported by softdoca: %s", __func__, why)
 
 #endif /* SDOCA_CORE_SDK_LOG_H_ */

@@ -47,22 +47,23 @@ SDOCA_LOG_MODULE(sync_event);
 #define RDMA_ALL \
 	(DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
-/* Configuration happens before either kind of start. */
-#define CHECK_CONFIGURABLE(ev, what)                                                        \
-	do {                                                                                \
-		SDOCA_CHECK_ARG(ev);                                                        \
-		if ((ev)->keyed || (ev)->ctx.state != DOCA_CTX_STATE_IDLE)                  \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE,                                    \
-			           "%s: the sync event is started (configured before, and " \
-			           "started once)",                                         \
-			           what);                                                   \
-	} while (0)
+/* Configuration happens before either kind of start: false (logged) after. */
+static bool configurable(const struct doca_sync_event *ev, const char *what)
+{
+	if (ev->keyed || ev->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDOCA_ERR("%s: the sync event is started (configured before, and started once)",
+		          what);
+		return false;
+	}
+	return true;
+}
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create(struct doca_sync_event **event)
 {
 	struct doca_sync_event *ev;
 
-	SDOCA_CHECK_ARG(event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
 	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return DOCA_ERROR_NO_MEMORY;
@@ -105,7 +106,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_destroy(struct doca_sync_event *e
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_ctx_fini(&event->ctx); /* BAD_STATE unless the context is IDLE */
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -117,7 +119,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_destroy(struct doca_sync_event *e
 
 static doca_error_t add_location(struct doca_sync_event *ev, uint32_t location, const char *what)
 {
-	CHECK_CONFIGURABLE(ev, what);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(ev, what))
+		return DOCA_ERROR_BAD_STATE;
 	ev->locations |= location;
 	return DOCA_SUCCESS;
 }
@@ -125,15 +130,18 @@ static doca_error_t add_location(struct doca_sync_event *ev, uint32_t location, 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
 {
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	return add_location(event, SDOCA_SE_PUB_CPU, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	/* DPA kernels run in this process: they update the value in place. */
 	return add_location(event, SDOCA_SE_PUB_DPA, __func__);
 }
@@ -141,16 +149,21 @@ doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_gpu(struct doca_sync_event *event, struct doca_gpu *gpu)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(gpu);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_remote_pci(struct doca_sync_event *event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* A peer may read, set and add to the value over RDMA once it is exported. */
@@ -163,41 +176,53 @@ doca_sync_event_add_publisher_location_remote_net(struct doca_sync_event *event)
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
 {
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	return add_location(event, SDOCA_SE_SUB_CPU, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	return add_location(event, SDOCA_SE_SUB_DPA, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_gpu(struct doca_sync_event *event, struct doca_gpu *gpu)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(gpu);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_remote_pci(struct doca_sync_event *event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 /* The value lives in the program's memory: 8 aligned bytes, so that the
  * CPU's 64-bit atomics (local and a peer's) work on it. */
 static doca_error_t set_value_addr(struct doca_sync_event *ev, uint64_t *addr, const char *what)
 {
-	CHECK_CONFIGURABLE(ev, what);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(ev, what))
+		return DOCA_ERROR_BAD_STATE;
 	if ((uintptr_t)addr % sizeof(uint64_t) != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: the value's address %p is not 8-byte aligned", what, (void *)addr);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: the value's address %p is not 8-byte aligned", what,
+		                  (void *)addr);
 	ev->value = addr;
 	return DOCA_SUCCESS;
 }
@@ -205,7 +230,8 @@ static doca_error_t set_value_addr(struct doca_sync_event *ev, uint64_t *addr, c
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_set_addr(struct doca_sync_event *event,
                                                         uint64_t *addr)
 {
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	return set_value_addr(event, addr, __func__);
 }
 
@@ -214,13 +240,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_set_addr(struct doca_sync_event *
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_set_doca_buf(struct doca_sync_event *event,
                                                             struct doca_buf *buf)
 {
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (buf->mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: the buffer comes from a remote (imported) mmap", __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: the buffer comes from a remote (imported) mmap", __func__);
 	if ((size_t)(buf->head + buf->len - buf->data) < sizeof(uint64_t))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: the buffer has fewer than 8 bytes from its data address", __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: the buffer has fewer than 8 bytes from its data address",
+		                  __func__);
 	return set_value_addr(event, (uint64_t *)(void *)buf->data, __func__);
 }
 
@@ -228,7 +256,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_start(struct doca_sync_event *eve
 {
 	doca_error_t status;
 
-	CHECK_CONFIGURABLE(event, __func__);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(event, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	status = sdoca_se_activate(event);
 	if (status == DOCA_SUCCESS)
 		event->started = true;
@@ -237,12 +268,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_start(struct doca_sync_event *eve
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_stop(struct doca_sync_event *event)
 {
-	SDOCA_CHECK_ARG(event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!event->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_sync_event_stop: the event was not started with "
-		           "doca_sync_event_start%s",
-		           event->keyed ? " (a started context stops with doca_ctx_stop)" : "");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_sync_event_stop: the event was not started with "
+		                  "doca_sync_event_start%s",
+		                  event->keyed ? " (a started context stops with doca_ctx_stop)"
+		                               : "");
 	sdoca_se_deactivate(event);
 	sdoca_se_quiesce(event);
 	event->started = false;
@@ -292,16 +325,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_net(struct doca_
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(data);
-	SDOCA_CHECK_ARG(sz);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sz))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!(event->locations & SDOCA_SE_PUB_REMOTE_NET))
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "doca_sync_event_export_to_remote_net: the event has no remote-net "
-		           "publisher (doca_sync_event_add_publisher_location_remote_net)");
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_PERMITTED,
+		        "doca_sync_event_export_to_remote_net: the event has no remote-net "
+		        "publisher (doca_sync_event_add_publisher_location_remote_net)");
 	if (!event->keyed)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_sync_event_export_to_remote_net: the event is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_sync_event_export_to_remote_net: the event is not started");
 	if (!event->blob && (status = build_export(event)) != DOCA_SUCCESS)
 		return status;
 	*data = event->blob;
@@ -312,7 +349,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_net(struct doca_
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_export_to_remote_net_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
@@ -321,25 +359,26 @@ static doca_error_t decode_export(const uint8_t *body, size_t body_len,
                                   struct doca_sync_event_remote_net *out)
 {
 	if (body_len != SDOCA_SE_BLOB_BODY)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "sync event export blob has a %zu-byte body, expected %d", body_len,
-		           SDOCA_SE_BLOB_BODY);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "sync event export blob has a %zu-byte body, expected %d",
+		                  body_len, SDOCA_SE_BLOB_BODY);
 	out->peer_node = sdoca_get_le64(body);
 	out->peer_pid = sdoca_get_le32(body + 8);
 	sdoca_key_decode(body + 16, &out->key);
 	out->addr = sdoca_get_le64(body + 32);
 	if (out->peer_node == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "sync event export blob has no node id");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "sync event export blob has no node id");
 	if (sdoca_get_le32(body + 12) != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "sync event export blob has a non-zero reserved field");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "sync event export blob has a non-zero reserved field");
 	if (out->key.index == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "sync event export blob has an invalid memory key");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "sync event export blob has an invalid memory key");
 	if (out->addr == 0 || out->addr % sizeof(uint64_t) != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "sync event export blob has an invalid value address 0x%llx",
-		           (unsigned long long)out->addr);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "sync event export blob has an invalid value address 0x%llx",
+		                  (unsigned long long)out->addr);
 	return DOCA_SUCCESS;
 }
 
@@ -352,9 +391,12 @@ doca_sync_event_remote_net_create_from_export(struct doca_dev *dev, const uint8_
 	size_t body_len;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(data);
-	SDOCA_CHECK_ARG(event);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_blob_open(data, sz, SDOCA_BLOB_SYNC_EVENT, &body, &body_len);
 	if (status == DOCA_SUCCESS)
 		status = decode_export(body, body_len, &parsed);
@@ -373,14 +415,16 @@ doca_sync_event_remote_net_create_from_export(struct doca_dev *dev, const uint8_
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_remote_net_is_create_from_export_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_net *event)
 {
-	SDOCA_CHECK_ARG(event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
 	sdoca_se_remote_dpa_forget(event);
 	sdoca_dev_put(event->dev);
 	free(event);
@@ -394,16 +438,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
                                                                   struct doca_sync_event **event)
 {
 	(void)sz;
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(data);
-	SDOCA_CHECK_ARG(event);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_create_from_export_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -412,17 +461,23 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_pci(struct doca_
                                                                     const uint8_t **data,
                                                                     size_t *sz)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(data);
-	SDOCA_CHECK_ARG(sz);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sz))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_export_to_remote_pci_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -430,37 +485,47 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struct doca_dpa *dpa,
                                doca_dpa_dev_sync_event_t *dpa_dev_se_handle)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_dev_se_handle);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_dev_se_handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!(event->locations & (SDOCA_SE_PUB_DPA | SDOCA_SE_SUB_DPA)))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "%s: the event has no DPA publisher or subscriber location", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s: the event has no DPA publisher or subscriber location",
+		                  __func__);
 	if (!event->keyed)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the event is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the event is not started", __func__);
 	return sdoca_se_dpa_handle(event, dpa_dev_se_handle);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get_gpu_handle(
         struct doca_sync_event *event, struct doca_gpu *gpu, doca_gpu_dev_sync_event_t **gpu_dev_se)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(gpu);
-	SDOCA_CHECK_ARG(gpu_dev_se);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu_dev_se))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_export_to_gpu_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -468,16 +533,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_dpa_handle(
         struct doca_sync_event_remote_net *event, struct doca_dpa *dpa,
         doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_remote_event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_remote_event))
+		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_se_remote_dpa_handle(event, dpa_remote_event);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_remote_net_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
@@ -485,16 +554,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_gpu_handle(
         struct doca_sync_event_remote_net *event, struct doca_gpu *gpu,
         doca_gpu_dev_sync_event_remote_net_t *gpu_remote_event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(gpu);
-	SDOCA_CHECK_ARG(gpu_remote_event);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu_remote_event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_remote_net_is_export_to_gpu_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -503,32 +577,42 @@ doca_sync_event_cap_remote_net_is_export_to_gpu_supported(const struct doca_devi
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_dpu(struct doca_sync_event *event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_dpu(struct doca_sync_event *event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_dpu(struct doca_sync_event *event,
                                                              struct doca_dev *dev,
                                                              const uint8_t **data, size_t *sz)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(data);
-	SDOCA_CHECK_ARG(sz);
-	SDOCA_NOT_SUPPORTED(NO_PCI);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(data))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sz))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_cap_is_export_to_dpu_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -544,19 +628,26 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_gpu(struct doca_sync_ev
                                                              struct doca_gpu *gpu,
                                                              doca_gpu_dev_sync_event_t **gpu_dev_se)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(gpu);
-	SDOCA_CHECK_ARG(gpu_dev_se);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu_dev_se))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_export_to_dpa(
         struct doca_sync_event_remote_net *event, struct doca_dpa *dpa,
         doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_remote_event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_remote_event))
+		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_se_remote_dpa_handle(event, dpa_remote_event);
 }
 
@@ -564,8 +655,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_export_to_gpu(
         struct doca_sync_event_remote_net *event, struct doca_gpu *gpu,
         doca_gpu_dev_sync_event_remote_net_t *gpu_remote_event)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(gpu);
-	SDOCA_CHECK_ARG(gpu_remote_event);
-	SDOCA_NOT_SUPPORTED(NO_GPU);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu_remote_event))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -140,8 +140,9 @@ static doca_error_t se_start(struct doca_ctx *ctx, enum sdoca_start *how)
 	struct doca_sync_event *ev = event_of(ctx);
 
 	if (ev->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_ctx_start: the sync event was started with doca_sync_event_start");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_ctx_start: the sync event was started with doca_sync_event_start");
 	*how = SDOCA_START_DONE;
 	return sdoca_se_activate(ev);
 }
@@ -201,7 +202,8 @@ static const struct sdoca_task_type types[SDOCA_SE_TASK_KINDS] = {
 static doca_error_t set_conf(struct doca_sync_event *ev, enum sdoca_se_task_kind kind,
                              sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)
 {
-	SDOCA_CHECK_ARG(ev);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_task_pool_configure(&ev->ctx, &ev->pools[kind], &types[kind], ok, err,
 	                                 num_tasks);
 }
@@ -214,7 +216,8 @@ static doca_error_t alloc(struct doca_sync_event *ev, enum sdoca_se_task_kind ki
 	struct doca_task *task;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(ev);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_task_alloc(&ev->ctx, &ev->pools[kind], user_data, &task);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -233,7 +236,8 @@ static doca_error_t alloc(struct doca_sync_event *ev, enum sdoca_se_task_kind ki
 		struct se_task *t_;                                                               \
 		doca_error_t st_;                                                                 \
                                                                                                   \
-		SDOCA_CHECK_ARG(task);                                                            \
+		if (!sdoca_arg_valid(task))                                                       \
+			return DOCA_ERROR_INVALID_VALUE;                                          \
 		st_ = alloc(event, kind, user_data, &(const struct se_task){ __VA_ARGS__ }, &t_); \
 		if (st_ == DOCA_SUCCESS)                                                          \
 			*(task) = (struct doca_sync_event_task_##name *)(void *)t_;               \
@@ -246,7 +250,8 @@ static doca_error_t alloc(struct doca_sync_event *ev, enum sdoca_se_task_kind ki
 #define SE_CAP(fn)                                                            \
 	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
 	{                                                                     \
-		SDOCA_CHECK_ARG(devinfo);                                     \
+		if (!sdoca_arg_valid(devinfo))                                \
+			return DOCA_ERROR_INVALID_VALUE;                      \
 		return DOCA_SUCCESS;                                          \
 	}
 #define SE_SET_CONF(fn, name, kind)                                                              \
@@ -282,7 +287,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_get_alloc_init(
         struct doca_sync_event *event, uint64_t *ret_val_ptr, union doca_data user_data,
         struct doca_sync_event_task_get **task)
 {
-	SDOCA_CHECK_ARG(ret_val_ptr);
+	if (!sdoca_arg_valid(ret_val_ptr))
+		return DOCA_ERROR_INVALID_VALUE;
 	SE_ALLOCATE(get, SDOCA_SE_TASK_GET, event, user_data, task, .ptr = ret_val_ptr);
 }
 

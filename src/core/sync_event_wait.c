@@ -139,8 +139,10 @@ SDOCA_EXPORT void sdoca_sync_event_remote_changed(void *owner)
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value)
 {
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(value);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(value))
+		return DOCA_ERROR_INVALID_VALUE;
 	*value = sdoca_se_load(event);
 	return DOCA_SUCCESS;
 }
@@ -150,8 +152,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_add(struct doca_sync_event
 {
 	uint64_t old;
 
-	SDOCA_CHECK_ARG(event);
-	SDOCA_CHECK_ARG(fetched);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(fetched))
+		return DOCA_ERROR_INVALID_VALUE;
 	atomic_fetch_add(&event->updaters, 1);
 	old = __atomic_fetch_add(event->value, value, __ATOMIC_SEQ_CST);
 	sdoca_se_changed(event);
@@ -163,7 +167,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_add(struct doca_sync_event
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_set(struct doca_sync_event *event,
                                                           uint64_t value)
 {
-	SDOCA_CHECK_ARG(event);
+	if (!sdoca_arg_valid(event))
+		return DOCA_ERROR_INVALID_VALUE;
 	atomic_fetch_add(&event->updaters, 1);
 	__atomic_store_n(event->value, value, __ATOMIC_SEQ_CST);
 	sdoca_se_changed(event);
@@ -267,7 +272,8 @@ SDOCA_EXPORT void sdoca_sync_event_wake_all(struct doca_sync_event *ev)
 static doca_error_t wait_for(struct doca_sync_event *ev, enum sdoca_se_cond cond, uint64_t wait_val,
                              uint64_t mask, bool yield)
 {
-	SDOCA_CHECK_ARG(ev);
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (holds(ev, cond, wait_val, mask))
 		return DOCA_SUCCESS;
 	if (!spin(ev, cond, wait_val, mask, yield))

@@ -34,13 +34,13 @@ static doca_error_t pool_setup(struct doca_ctx *ctx, struct sdoca_task_pool *poo
 	uint32_t i;
 
 	if (num_tasks == 0 || num_tasks > TASK_POOL_MAX)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s task configuration: num_tasks must be 1..%u, not %u", type->name,
-		           TASK_POOL_MAX, num_tasks);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s task configuration: num_tasks must be 1..%u, not %u",
+		                  type->name, TASK_POOL_MAX, num_tasks);
 	if (pool->allocated > 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "%s task configuration: %u task(s) of this type are not freed",
-		           type->name, pool->allocated);
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "%s task configuration: %u task(s) of this type are not freed",
+		                  type->name, pool->allocated);
 	objects = calloc(num_tasks, type->size);
 	if (!objects)
 		return DOCA_ERROR_NO_MEMORY;
@@ -81,12 +81,12 @@ SDOCA_EXPORT doca_error_t sdoca_task_pool_configure(struct doca_ctx *ctx,
                                                     sdoca_generic_cb_t error_cb, uint32_t num_tasks)
 {
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s task configuration: context is not IDLE",
-		           type->name);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s task configuration: context is not IDLE", type->name);
 	if (!success_cb || !error_cb)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s task configuration: both completion callbacks are required",
-		           type->name);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s task configuration: both completion callbacks are required",
+		                  type->name);
 	return pool_setup(ctx, pool, type, success_cb, error_cb, num_tasks);
 }
 
@@ -103,14 +103,15 @@ SDOCA_EXPORT doca_error_t sdoca_task_alloc(struct doca_ctx *ctx, struct sdoca_ta
 	struct doca_task *t;
 
 	if (!pool->objects)
-		SDOCA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-		           "task allocation: this task type was not configured (call its "
-		           "*_set_conf before starting the context)");
+		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
+		                  "task allocation: this task type was not configured (call its "
+		                  "*_set_conf before starting the context)");
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "%s task allocation: tasks can be allocated only while the context is "
-		           "RUNNING",
-		           pool->type->name);
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "%s task allocation: tasks can be allocated only while the context is "
+		        "RUNNING",
+		        pool->type->name);
 	if (SDOCA_UNLIKELY(atomic_load_explicit(&sdoca_faults_process, memory_order_relaxed))) {
 		doca_error_t status =
 		        sdoca_faults_process_call(SDOCA_FAULT_FAIL_ALLOC, "a task allocation");
@@ -161,16 +162,19 @@ static doca_error_t submit(struct doca_task *task)
 	struct doca_ctx *ctx;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(task);
+	if (!sdoca_arg_valid(task))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (task->state != SDOCA_TASK_ALLOCATED)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_task_submit: task %p is %s", (void *)task,
-		           task->state == SDOCA_TASK_FREE ? "freed" : "already submitted");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_task_submit: task %p is %s",
+		                  (void *)task,
+		                  task->state == SDOCA_TASK_FREE ? "freed" : "already submitted");
 	ctx = task->ctx;
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_task_submit: %s tasks can be submitted only while the context is "
-		           "RUNNING",
-		           task->pool->type->name);
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_task_submit: %s tasks can be submitted only while the context is "
+		        "RUNNING",
+		        task->pool->type->name);
 	if (SDOCA_UNLIKELY(atomic_load_explicit(&sdoca_faults_process, memory_order_relaxed))) {
 		status = sdoca_faults_process_call(SDOCA_FAULT_FAIL_SUBMIT, "doca_task_submit");
 		if (status != DOCA_SUCCESS)
@@ -198,8 +202,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_task_submit_ex(struct doca_task *task, uint3
 	const uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
 
 	if (flags & ~known)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_task_submit_ex: unknown flags 0x%x",
-		           flags & ~known);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_task_submit_ex: unknown flags 0x%x", flags & ~known);
 	return submit(task);
 }
 
@@ -212,7 +216,8 @@ SDOCA_EXPORT void sdoca_task_complete(struct doca_task *task, doca_error_t statu
 
 DOCA_STABLE doca_error_t doca_task_get_status(const struct doca_task *task)
 {
-	SDOCA_CHECK_ARG(task);
+	if (!sdoca_arg_valid(task))
+		return DOCA_ERROR_INVALID_VALUE;
 	return task->status;
 }
 
@@ -239,14 +244,16 @@ DOCA_STABLE struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
 
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_submit(struct doca_task_batch *task_batch)
 {
-	SDOCA_CHECK_ARG(task_batch);
+	if (!sdoca_arg_valid(task_batch))
+		return DOCA_ERROR_INVALID_VALUE;
 	return submit(&task_batch->task);
 }
 
 /* Every submission checks the batch's tasks before any is posted. */
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_try_submit(struct doca_task_batch *task_batch)
 {
-	SDOCA_CHECK_ARG(task_batch);
+	if (!sdoca_arg_valid(task_batch))
+		return DOCA_ERROR_INVALID_VALUE;
 	return submit(&task_batch->task);
 }
 
@@ -261,7 +268,8 @@ DOCA_EXPERIMENTAL void doca_task_batch_free(struct doca_task_batch *task_batch)
 
 DOCA_EXPERIMENTAL doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch)
 {
-	SDOCA_CHECK_ARG(task_batch);
+	if (!sdoca_arg_valid(task_batch))
+		return DOCA_ERROR_INVALID_VALUE;
 	return task_batch->task.status;
 }
 

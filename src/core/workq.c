@@ -55,8 +55,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_create(uint32_t depth, struct doca_wor
 {
 	struct doca_workq *wq;
 
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_CHECK_ARG(depth > 0 && depth <= WORKQ_MAX_DEPTH);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(depth > 0 && depth <= WORKQ_MAX_DEPTH))
+		return DOCA_ERROR_INVALID_VALUE;
 	wq = calloc(1, sizeof(*wq));
 	if (!wq)
 		return DOCA_ERROR_NO_MEMORY;
@@ -75,11 +77,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_create(uint32_t depth, struct doca_wor
 
 DOCA_EXPERIMENTAL doca_error_t doca_workq_destroy(struct doca_workq *workq)
 {
-	SDOCA_CHECK_ARG(workq);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!LIST_EMPTY(&workq->ctxs))
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_workq_destroy: the work queue is still added to a context "
-		           "(doca_ctx_workq_rm)");
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "doca_workq_destroy: the work queue is still added to a context "
+		                  "(doca_ctx_workq_rm)");
 	if (workq->epoll_fd >= 0)
 		close(workq->epoll_fd);
 	if (workq->ready_fd >= 0)
@@ -91,8 +94,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_destroy(struct doca_workq *workq)
 
 DOCA_EXPERIMENTAL doca_error_t doca_workq_get_depth(const struct doca_workq *workq, uint32_t *depth)
 {
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_CHECK_ARG(depth);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(depth))
+		return DOCA_ERROR_INVALID_VALUE;
 	*depth = workq->depth;
 	return DOCA_SUCCESS;
 }
@@ -105,27 +110,31 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_submit(struct doca_workq *workq,
 	struct doca_ctx *ctx;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_CHECK_ARG(job);
-	SDOCA_CHECK_ARG(job->ctx);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(job))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(job->ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	ctx = job->ctx;
 	if (ctx->v202.workq != workq)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-		           "doca_workq_submit: the job's %s context has not this work queue "
-		           "(doca_ctx_workq_add)",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND,
+		                  "doca_workq_submit: the job's %s context has not this work queue "
+		                  "(doca_ctx_workq_add)",
+		                  ctx->ops->name);
 	if (ctx->state != DOCA_CTX_STATE_RUNNING || atomic_load(&ctx->failed))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_workq_submit: the %s context is in error; stop, start and "
-		           "connect it again",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_workq_submit: the %s context is in error; stop, start and "
+		                  "connect it again",
+		                  ctx->ops->name);
 	if (workq->inflight == workq->depth) {
 		SDOCA_DBG("work queue full: %u jobs in flight", workq->depth);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	if (job->flags != DOCA_JOB_FLAGS_NONE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_workq_submit: unknown job flags 0x%x",
-		           (unsigned int)job->flags);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_workq_submit: unknown job flags 0x%x",
+		                  (unsigned int)job->flags);
 	/* Counted first: a job can complete before submit returns. */
 	workq->inflight++;
 	ctx->v202.jobs++;
@@ -160,9 +169,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_progress_retrieve(struct doca_workq *w
 	struct doca_task *task;
 	struct doca_ctx *ctx;
 
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_CHECK_ARG(ev);
-	SDOCA_CHECK_ARG(flags == DOCA_WORKQ_RETRIEVE_FLAGS_NONE);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(ev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(flags == DOCA_WORKQ_RETRIEVE_FLAGS_NONE))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (workq->done_count == 0)
 		for (ctx = LIST_FIRST(&workq->ctxs); ctx; ctx = LIST_NEXT(ctx, v202.workq_link))
 			(void)doca_pe_progress(ctx->pe);
@@ -184,11 +196,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_set_event_driven_enable(struct doca_wo
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 
-	SDOCA_CHECK_ARG(workq);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!LIST_EMPTY(&workq->ctxs) && workq->event_driven != (enable != 0))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_workq_set_event_driven_enable: the work queue is added to a "
-		           "context");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_workq_set_event_driven_enable: the work queue is added to a "
+		        "context");
 	if (enable && workq->epoll_fd < 0) {
 		workq->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 		workq->ready_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -201,8 +215,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_set_event_driven_enable(struct doca_wo
 			if (workq->ready_fd >= 0)
 				close(workq->ready_fd);
 			workq->epoll_fd = workq->ready_fd = -1;
-			SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM,
-			           "doca_workq_set_event_driven_enable: %s", strerror(err));
+			return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM,
+			                  "doca_workq_set_event_driven_enable: %s", strerror(err));
 		}
 	}
 	workq->event_driven = enable != 0;
@@ -212,8 +226,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_set_event_driven_enable(struct doca_wo
 DOCA_EXPERIMENTAL doca_error_t doca_workq_get_event_driven_enable(struct doca_workq *workq,
                                                                   uint8_t *enabled)
 {
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_CHECK_ARG(enabled);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(enabled))
+		return DOCA_ERROR_INVALID_VALUE;
 	*enabled = workq->event_driven;
 	return DOCA_SUCCESS;
 }
@@ -225,8 +241,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_get_event_handle(struct doca_workq *wo
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_CHECK_ARG(handle);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!workq->event_driven) {
 		status = doca_workq_set_event_driven_enable(workq, 1);
 		if (status != DOCA_SUCCESS)
@@ -242,27 +260,30 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_set_event_handle(struct doca_workq *wo
 {
 	(void)event_handle;
 	(void)completion_key;
-	SDOCA_CHECK_ARG(workq);
-	SDOCA_NOT_SUPPORTED("a Windows call (IO completion port); on Linux use "
-	                    "doca_workq_get_event_handle");
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("a Windows call (IO completion port); on Linux use "
+	                        "doca_workq_get_event_handle");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_workq_event_handle_arm(struct doca_workq *workq)
 {
 	uint64_t one = 1;
 
-	SDOCA_CHECK_ARG(workq);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!workq->event_driven)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_workq_event_handle_arm: event-driven mode is "
-		           "not enabled");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_workq_event_handle_arm: event-driven mode is "
+		                  "not enabled");
 	for (struct doca_ctx *ctx = LIST_FIRST(&workq->ctxs); ctx;
 	     ctx = LIST_NEXT(ctx, v202.workq_link))
 		(void)doca_pe_request_notification(ctx->pe);
 	if (workq->done_count > 0 && write(workq->ready_fd, &one, sizeof(one)) < 0 &&
 	    errno != EAGAIN)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_workq_event_handle_arm: %s",
-		           strerror(errno));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "doca_workq_event_handle_arm: %s",
+		                  strerror(errno));
 	return DOCA_SUCCESS;
 }
 
@@ -274,16 +295,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_event_handle_clear(struct doca_workq *
 	uint64_t count;
 
 	(void)handle;
-	SDOCA_CHECK_ARG(workq);
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!workq->event_driven)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_workq_event_handle_clear: event-driven mode "
-		                                 "is not enabled");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_workq_event_handle_clear: event-driven mode "
+		                  "is not enabled");
 	for (struct doca_ctx *ctx = LIST_FIRST(&workq->ctxs); ctx;
 	     ctx = LIST_NEXT(ctx, v202.workq_link))
 		(void)doca_pe_clear_notification(ctx->pe, ctx->pe->event_fd);
 	if (read(workq->ready_fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "doca_workq_event_handle_clear: %s",
-		           strerror(errno));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "doca_workq_event_handle_clear: %s",
+		                  strerror(errno));
 	return DOCA_SUCCESS;
 }
 
@@ -294,27 +317,33 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_add(struct doca_ctx *ctx, struct d
 	struct epoll_event ev = { .events = EPOLLIN };
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(workq);
-	if (!ctx->ops->jobs)
-		SDOCA_NOT_SUPPORTED("of DOCA 2.2's job-based contexts softdoca runs RDMA only");
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!ctx->ops->jobs) {
+		SDOCA_LOG_NOT_SUPPORTED("of DOCA 2.2's job-based contexts softdoca runs RDMA only");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (!ctx->v202.started || ctx->state != DOCA_CTX_STATE_RUNNING)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_ctx_workq_add: the %s context is not started (doca_ctx_start)",
-		           ctx->ops->name);
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_ctx_workq_add: the %s context is not started (doca_ctx_start)",
+		        ctx->ops->name);
 	if (ctx->v202.workq)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_ctx_workq_add: the %s context has a work queue already (one per "
-		           "context)",
-		           ctx->ops->name);
+		return sdoca_fail(
+		        DOCA_ERROR_IN_USE,
+		        "doca_ctx_workq_add: the %s context has a work queue already (one per "
+		        "context)",
+		        ctx->ops->name);
 	status = ctx->ops->jobs->attach(ctx, workq->depth);
 	if (status != DOCA_SUCCESS)
 		return status;
 	if (workq->event_driven &&
 	    epoll_ctl(workq->epoll_fd, EPOLL_CTL_ADD, ctx->pe->event_fd, &ev) != 0 &&
 	    errno != EEXIST)
-		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "doca_ctx_workq_add: epoll_ctl: %s",
-		           strerror(errno));
+		return sdoca_fail(DOCA_ERROR_INITIALIZATION, "doca_ctx_workq_add: epoll_ctl: %s",
+		                  strerror(errno));
 	ctx->v202.workq = workq;
 	LIST_INSERT_HEAD(&workq->ctxs, ctx, v202.workq_link);
 	return DOCA_SUCCESS;
@@ -322,17 +351,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_add(struct doca_ctx *ctx, struct d
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_rm(struct doca_ctx *ctx, struct doca_workq *workq)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(workq);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(workq))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->v202.workq != workq)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-		           "doca_ctx_workq_rm: the work queue is not added to this %s context",
-		           ctx->ops->name);
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_FOUND,
+		        "doca_ctx_workq_rm: the work queue is not added to this %s context",
+		        ctx->ops->name);
 	if (ctx->v202.jobs > 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_ctx_workq_rm: %u job(s) of the %s context are in the work queue; "
-		           "retrieve their events first",
-		           ctx->v202.jobs, ctx->ops->name);
+		return sdoca_fail(
+		        DOCA_ERROR_IN_USE,
+		        "doca_ctx_workq_rm: %u job(s) of the %s context are in the work queue; "
+		        "retrieve their events first",
+		        ctx->v202.jobs, ctx->ops->name);
 	if (workq->event_driven)
 		(void)epoll_ctl(workq->epoll_fd, EPOLL_CTL_DEL, ctx->pe->event_fd, NULL);
 	LIST_REMOVE(ctx, v202.workq_link);
@@ -343,8 +376,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_rm(struct doca_ctx *ctx, struct do
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_event_driven_supported(struct doca_ctx *ctx,
                                                                    uint8_t *event_supported)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(event_supported);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(event_supported))
+		return DOCA_ERROR_INVALID_VALUE;
 	*event_supported = ctx->ops->jobs != NULL;
 	return DOCA_SUCCESS;
 }
@@ -354,7 +389,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_event_driven_supported(struct doca_c
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_max_num_ctx(uint32_t *max_num_ctx)
 {
-	SDOCA_CHECK_ARG(max_num_ctx);
+	if (!sdoca_arg_valid(max_num_ctx))
+		return DOCA_ERROR_INVALID_VALUE;
 	*max_num_ctx = MAX_NUM_CTX;
 	return DOCA_SUCCESS;
 }
@@ -362,14 +398,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_max_num_ctx(uint32_t *max_num_ctx)
 /* One device per context, as DOCA 2.2's RDMA contexts take. */
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_dev_add(struct doca_ctx *ctx, struct doca_dev *dev)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE || ctx->v202.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_dev_add: the %s context is started",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_ctx_dev_add: the %s context is started", ctx->ops->name);
 	if (ctx->dev)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_ctx_dev_add: the %s context has a device already", ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "doca_ctx_dev_add: the %s context has a device already",
+		                  ctx->ops->name);
 	sdoca_dev_get(dev);
 	ctx->dev = dev;
 	return DOCA_SUCCESS;
@@ -377,15 +416,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_dev_add(struct doca_ctx *ctx, struct doc
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_dev_rm(struct doca_ctx *ctx, struct doca_dev *dev)
 {
-	SDOCA_CHECK_ARG(ctx);
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(ctx))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE || ctx->v202.started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_ctx_dev_rm: the %s context is started",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_ctx_dev_rm: the %s context is started", ctx->ops->name);
 	if (ctx->dev != dev)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-		           "doca_ctx_dev_rm: the device was not added to the %s context",
-		           ctx->ops->name);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND,
+		                  "doca_ctx_dev_rm: the device was not added to the %s context",
+		                  ctx->ops->name);
 	ctx->dev = NULL;
 	sdoca_dev_put(dev);
 	return DOCA_SUCCESS;

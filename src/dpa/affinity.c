@@ -25,11 +25,14 @@ struct doca_dpa_eu_affinity {
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa,
                                                            struct doca_dpa_eu_affinity **affinity)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(affinity);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_eu_affinity *a = calloc(1, sizeof(*a));
 	if (a == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_eu_affinity_create: out of memory");
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+		                  "doca_dpa_eu_affinity_create: out of memory");
 	a->dpa = dpa;
 	a->eu_id = NO_EU;
 	atomic_fetch_add(&dpa->affinities, 1);
@@ -39,7 +42,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa,
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_destroy(struct doca_dpa_eu_affinity *affinity)
 {
-	SDOCA_CHECK_ARG(affinity);
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
 	atomic_fetch_sub(&affinity->dpa->affinities, 1);
 	free(affinity);
 	return DOCA_SUCCESS;
@@ -48,18 +52,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_destroy(struct doca_dpa_eu_a
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_set(struct doca_dpa_eu_affinity *affinity,
                                                         unsigned int eu_id)
 {
-	SDOCA_CHECK_ARG(affinity);
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (eu_id >= affinity->dpa->total_eus)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_dpa_eu_affinity_set: EU %u does not exist (the DPA has EUs 0..%u)",
-		           eu_id, affinity->dpa->total_eus - 1);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_dpa_eu_affinity_set: EU %u does not exist (the DPA has EUs 0..%u)",
+		        eu_id, affinity->dpa->total_eus - 1);
 	affinity->eu_id = eu_id;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_affinity *affinity)
 {
-	SDOCA_CHECK_ARG(affinity);
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
 	affinity->eu_id = NO_EU;
 	return DOCA_SUCCESS;
 }
@@ -67,10 +74,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_aff
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity,
                                                         unsigned int *eu_id)
 {
-	SDOCA_CHECK_ARG(affinity);
-	SDOCA_CHECK_ARG(eu_id);
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(eu_id))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (affinity->eu_id == NO_EU)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "doca_dpa_eu_affinity_get: no EU is set");
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "doca_dpa_eu_affinity_get: no EU is set");
 	*eu_id = affinity->eu_id;
 	return DOCA_SUCCESS;
 }

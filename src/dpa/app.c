@@ -16,26 +16,29 @@ SDOCA_LOG_MODULE(dpa_app);
 static doca_error_t image_check(const struct softdoca_dpa_app_image *img, const char *caller)
 {
 	if (img->magic != SOFTDOCA_DPA_APP_MAGIC)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: not a DPA program built by softdoca's dpacc (bad magic)", caller);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: not a DPA program built by softdoca's dpacc (bad magic)",
+		                  caller);
 	if (img->layout != SOFTDOCA_DPA_APP_LAYOUT)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_UNSUPPORTED_VERSION,
 		        "%s: DPA program image layout %u, this library reads %u: rebuild it with "
 		        "this softdoca's dpacc",
 		        caller, img->layout, SOFTDOCA_DPA_APP_LAYOUT);
 	if (img->name == NULL || (img->num_tables != 0 && img->tables == NULL))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: the DPA program image is malformed",
-		           caller);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: the DPA program image is malformed", caller);
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(app);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(app))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_set_app: the DPA is started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_set_app: the DPA is started");
 	const struct softdoca_dpa_app_image *img = (const struct softdoca_dpa_app_image *)app;
 	doca_error_t err = image_check(img, __func__);
 	if (err != DOCA_SUCCESS)
@@ -46,10 +49,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doc
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doca_dpa_app **app)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(app);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(app))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa->app == NULL)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_get_app: no program was set");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_get_app: no program was set");
 	*app = (struct doca_dpa_app *)(uintptr_t)dpa->app;
 	return DOCA_SUCCESS;
 }
@@ -58,9 +63,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doc
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_app_get_name(struct doca_dpa_app *app, char *app_name,
                                                      uint32_t *app_name_len)
 {
-	SDOCA_CHECK_ARG(app);
-	SDOCA_CHECK_ARG(app_name);
-	SDOCA_CHECK_ARG(app_name_len);
+	if (!sdoca_arg_valid(app))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(app_name))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(app_name_len))
+		return DOCA_ERROR_INVALID_VALUE;
 	const struct softdoca_dpa_app_image *img = (const struct softdoca_dpa_app_image *)app;
 	doca_error_t err = image_check(img, __func__);
 	if (err != DOCA_SUCCESS)

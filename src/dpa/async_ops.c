@@ -23,57 +23,78 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_create(struct doca_dpa *dpa,
 {
 	(void)queue_size;
 	(void)user_data;
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_destroy(struct doca_dpa_async_ops *async_ops)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_ops, unsigned int *queue_size)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_CHECK_ARG(queue_size);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_async_ops_get_user_data(struct doca_dpa_async_ops *async_ops, uint64_t *user_data)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_CHECK_ARG(user_data);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(user_data))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_attach(struct doca_dpa_async_ops *async_ops,
                                                          struct doca_dpa_completion *dpa_comp)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_CHECK_ARG(dpa_comp);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_start(struct doca_dpa_async_ops *async_ops)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_stop(struct doca_dpa_async_ops *async_ops)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_get_dpa_handle(
         struct doca_dpa_async_ops *async_ops, doca_dpa_dev_async_ops_t *handle)
 {
-	SDOCA_CHECK_ARG(async_ops);
-	SDOCA_CHECK_ARG(handle);
-	SDOCA_NOT_SUPPORTED(NO_DPA);
+	if (!sdoca_arg_valid(async_ops))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(handle))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -118,14 +118,18 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_notification_completion_create(struct doca_dpa *dpa, struct doca_dpa_thread *dpa_thread,
                                         struct doca_dpa_notification_completion **notify_comp)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(notify_comp);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(notify_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_dpa_thread_of(dpa_thread, dpa))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: the thread is of another DPA", __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: the thread is of another DPA",
+		                  __func__);
 	struct doca_dpa_notification_completion *nc = calloc(1, sizeof(*nc));
 	if (nc == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory", __func__);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "%s: no memory", __func__);
 	nc->dpa = dpa;
 	nc->thread = dpa_thread;
 	sdoca_dpa_thread_bind(dpa_thread, 1);
@@ -136,23 +140,26 @@ doca_dpa_notification_completion_create(struct doca_dpa *dpa, struct doca_dpa_th
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_notification_completion_start(struct doca_dpa_notification_completion *notify_comp)
 {
-	SDOCA_CHECK_ARG(notify_comp);
+	if (!sdoca_arg_valid(notify_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (notify_comp->handle != 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: started already", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: started already", __func__);
 	if (!notify_comp->dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
 	notify_comp->handle = handle_register(SDOCA_DPA_TAG_NOTIFY, notify_comp);
 	if (notify_comp->handle == 0)
-		SDOCA_FAIL(DOCA_ERROR_FULL, "%s: %u device handles in use", __func__, HANDLE_SLOTS);
+		return sdoca_fail(DOCA_ERROR_FULL, "%s: %u device handles in use", __func__,
+		                  HANDLE_SLOTS);
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_notification_completion_stop(struct doca_dpa_notification_completion *notify_comp)
 {
-	SDOCA_CHECK_ARG(notify_comp);
+	if (!sdoca_arg_valid(notify_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (notify_comp->handle == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
 	handle_unregister(notify_comp->handle);
 	notify_comp->handle = 0;
 	return DOCA_SUCCESS;
@@ -161,7 +168,8 @@ doca_dpa_notification_completion_stop(struct doca_dpa_notification_completion *n
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_notification_completion_destroy(struct doca_dpa_notification_completion *notify_comp)
 {
-	SDOCA_CHECK_ARG(notify_comp);
+	if (!sdoca_arg_valid(notify_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	/* DOCA's samples destroy started objects: stop first. */
 	if (notify_comp->handle != 0)
 		handle_unregister(notify_comp->handle);
@@ -173,8 +181,10 @@ doca_dpa_notification_completion_destroy(struct doca_dpa_notification_completion
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_notification_completion_get_thread(
         struct doca_dpa_notification_completion *notify_comp, struct doca_dpa_thread **dpa_thread)
 {
-	SDOCA_CHECK_ARG(notify_comp);
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(notify_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	*dpa_thread = notify_comp->thread;
 	return DOCA_SUCCESS;
 }
@@ -183,10 +193,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_notification_completion_get_dpa_handle(
         struct doca_dpa_notification_completion *notify_comp,
         doca_dpa_dev_notification_completion_t *handle)
 {
-	SDOCA_CHECK_ARG(notify_comp);
-	SDOCA_CHECK_ARG(handle);
+	if (!sdoca_arg_valid(notify_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (notify_comp->handle == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
 	*handle = notify_comp->handle;
 	return DOCA_SUCCESS;
 }
@@ -236,7 +248,8 @@ doca_error_t sdoca_dpa_completion_push(struct doca_dpa_completion *c,
 		struct sdoca_dpa_cqe *held = realloc(c->held, cap * sizeof(*held));
 		if (held == NULL) {
 			pthread_mutex_unlock(&c->lock);
-			SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "DPA completion: no memory to hold a CQE");
+			return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+			                  "DPA completion: no memory to hold a CQE");
 		}
 		c->held = held;
 		c->cap_held = cap;
@@ -334,14 +347,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
                                                           unsigned int queue_size,
                                                           struct doca_dpa_completion **dpa_comp)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_comp);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (queue_size == 0 || queue_size > (1u << 24))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: queue size %u: must be 1..%u", __func__,
-		           queue_size, 1u << 24);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: queue size %u: must be 1..%u",
+		                  __func__, queue_size, 1u << 24);
 	struct doca_dpa_completion *c = calloc(1, sizeof(*c));
 	if (c == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory", __func__);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "%s: no memory", __func__);
 	c->dpa = dpa;
 	c->queue_size = queue_size;
 	pthread_mutex_init(&c->lock, NULL);
@@ -353,12 +368,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (atomic_load(&dpa_comp->sink.users) > 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "%s: %u RDMA context(s) attached with doca_rdma_dpa_completion_attach "
-		           "still exist",
-		           __func__, atomic_load(&dpa_comp->sink.users));
+		return sdoca_fail(
+		        DOCA_ERROR_IN_USE,
+		        "%s: %u RDMA context(s) attached with doca_rdma_dpa_completion_attach "
+		        "still exist",
+		        __func__, atomic_load(&dpa_comp->sink.users));
 	if (dpa_comp->handle != 0)
 		handle_unregister(dpa_comp->handle);
 	if (dpa_comp->thread != NULL)
@@ -374,8 +391,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_destroy(struct doca_dpa_compl
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigned int *queue_size)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
-	SDOCA_CHECK_ARG(queue_size);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
 	*queue_size = dpa_comp->queue_size;
 	return DOCA_SUCCESS;
 }
@@ -383,12 +402,16 @@ doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigne
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_completion *dpa_comp,
                                                               struct doca_dpa_thread *dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->handle != 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the completion context is started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the completion context is started",
+		                  __func__);
 	if (!sdoca_dpa_thread_of(dpa_thread, dpa_comp->dpa))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: the thread is of another DPA", __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: the thread is of another DPA",
+		                  __func__);
 	if (dpa_comp->thread != NULL)
 		sdoca_dpa_thread_bind(dpa_comp->thread, -1);
 	pthread_mutex_lock(&dpa_comp->lock); /* softdoca-info reads it */
@@ -401,26 +424,29 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_co
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_get_thread(struct doca_dpa_completion *dpa_comp,
                                                               struct doca_dpa_thread **dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->thread == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "%s: no thread is set", __func__);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "%s: no thread is set", __func__);
 	*dpa_thread = dpa_comp->thread;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_start(struct doca_dpa_completion *dpa_comp)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_completion *c = dpa_comp;
 	if (c->handle != 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: started already", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: started already", __func__);
 	if (!c->dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
 	c->ring = calloc(c->queue_size, sizeof(*c->ring));
 	if (c->ring == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory for %u slots", __func__,
-		           c->queue_size);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "%s: no memory for %u slots", __func__,
+		                  c->queue_size);
 	pthread_mutex_lock(&c->lock); /* softdoca-info reads them */
 	atomic_store(&c->populated, 0);
 	atomic_store(&c->read, 0);
@@ -432,16 +458,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_start(struct doca_dpa_complet
 	if (c->handle == 0) {
 		free(c->ring);
 		c->ring = NULL;
-		SDOCA_FAIL(DOCA_ERROR_FULL, "%s: %u device handles in use", __func__, HANDLE_SLOTS);
+		return sdoca_fail(DOCA_ERROR_FULL, "%s: %u device handles in use", __func__,
+		                  HANDLE_SLOTS);
 	}
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_stop(struct doca_dpa_completion *dpa_comp)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->handle == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
 	handle_unregister(dpa_comp->handle);
 	dpa_comp->handle = 0;
 	free(dpa_comp->ring);
@@ -452,10 +480,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_stop(struct doca_dpa_completi
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_get_dpa_handle(
         struct doca_dpa_completion *dpa_comp, doca_dpa_dev_completion_t *handle)
 {
-	SDOCA_CHECK_ARG(dpa_comp);
-	SDOCA_CHECK_ARG(handle);
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->handle == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
 	*handle = dpa_comp->handle;
 	return DOCA_SUCCESS;
 }

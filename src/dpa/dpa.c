@@ -93,22 +93,25 @@ static unsigned long long env_number(const char *name, unsigned long long def,
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_cap_is_supported(const struct doca_devinfo *devinfo)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 {
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa *d = calloc(1, sizeof(*d));
 	if (d == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_create: out of memory");
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "doca_dpa_create: out of memory");
 	d->handle = handle_register(d);
 	if (d->handle == 0) {
 		free(d);
-		SDOCA_FAIL(DOCA_ERROR_FULL, "doca_dpa_create: %u DPA contexts exist already",
-		           DPA_HANDLE_SLOTS);
+		return sdoca_fail(DOCA_ERROR_FULL, "doca_dpa_create: %u DPA contexts exist already",
+		                  DPA_HANDLE_SLOTS);
 	}
 	pthread_mutex_init(&d->mem_lock, NULL);
 	d->dev = dev;
@@ -139,15 +142,16 @@ static void close_files(struct doca_dpa *dpa)
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	unsigned int affinities = atomic_load(&dpa->affinities);
 	if (affinities != 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_dpa_destroy: %u EU affinities still exist",
-		           affinities);
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "doca_dpa_destroy: %u EU affinities still exist", affinities);
 	unsigned int threads = atomic_load(&dpa->threads);
 	if (threads != 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE, "doca_dpa_destroy: %u DPA threads still exist",
-		           threads);
+		return sdoca_fail(DOCA_ERROR_IN_USE, "doca_dpa_destroy: %u DPA threads still exist",
+		                  threads);
 	sdoca_dpa_info_remove_dpa(dpa);
 	/* DOCA's samples destroy a started DPA without stopping it. */
 	dpa->started = false;
@@ -175,19 +179,22 @@ static doca_error_t open_output(const char *path, int *fd, const char *what)
 		return DOCA_SUCCESS;
 	*fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (*fd < 0)
-		SDOCA_FAIL(DOCA_ERROR_IO_FAILED, "doca_dpa_start: cannot open the %s file %s: %s",
-		           what, path, strerror(errno));
+		return sdoca_fail(DOCA_ERROR_IO_FAILED,
+		                  "doca_dpa_start: cannot open the %s file %s: %s", what, path,
+		                  strerror(errno));
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_start: the DPA is started already");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_dpa_start: the DPA is started already");
 	if (dpa->app == NULL)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_dpa_start: no program: call doca_dpa_set_app first");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_dpa_start: no program: call doca_dpa_set_app first");
 	doca_error_t err = open_output(dpa->log_path, &dpa->log_fd, "log");
 	if (err == DOCA_SUCCESS)
 		err = open_output(dpa->trace_path, &dpa->trace_fd, "trace");
@@ -203,9 +210,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_stop: the DPA is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_stop: the DPA is not started");
 	dpa->started = false;
 	sdoca_dpa_info_started(dpa, false);
 	/* Launches are cancelled and waited for (2 s); kernels left running
@@ -218,7 +226,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa,
                                                       doca_dpa_dev_log_level_t log_level)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	switch (log_level) {
 	case DOCA_DPA_DEV_LOG_LEVEL_DISABLE:
 	case DOCA_DPA_DEV_LOG_LEVEL_ERROR:
@@ -228,15 +237,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa,
 		atomic_store(&dpa->log_level, (int)log_level);
 		return DOCA_SUCCESS;
 	}
-	SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_dpa_set_log_level: %d is not a log level",
-	           (int)log_level);
+	return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "doca_dpa_set_log_level: %d is not a log level",
+	                  (int)log_level);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa,
                                                       doca_dpa_dev_log_level_t *log_level)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(log_level);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(log_level))
+		return DOCA_ERROR_INVALID_VALUE;
 	*log_level = (doca_dpa_dev_log_level_t)atomic_load(&dpa->log_level);
 	return DOCA_SUCCESS;
 }
@@ -244,12 +255,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa,
 static doca_error_t set_path(struct doca_dpa *dpa, char *dst, const char *path, const char *caller)
 {
 	if (dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the DPA is started: set the path before",
-		           caller);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s: the DPA is started: set the path before", caller);
 	size_t len = strlen(path);
 	if (len == 0 || len >= PATH_MAX)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: the path is empty or longer than %d bytes", caller, PATH_MAX - 1);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: the path is empty or longer than %d bytes", caller,
+		                  PATH_MAX - 1);
 	memcpy(dst, path, len + 1);
 	return DOCA_SUCCESS;
 }
@@ -271,42 +283,54 @@ static doca_error_t get_path(const char *src, char *buf, uint32_t *len, const ch
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa,
                                                           const char *file_path)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(file_path);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(file_path))
+		return DOCA_ERROR_INVALID_VALUE;
 	return set_path(dpa, dpa->log_path, file_path, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_log_file_get_path(struct doca_dpa *dpa, char *file_path,
                                                           uint32_t *file_path_len)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(file_path);
-	SDOCA_CHECK_ARG(file_path_len);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(file_path))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(file_path_len))
+		return DOCA_ERROR_INVALID_VALUE;
 	return get_path(dpa->log_path, file_path, file_path_len, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_trace_file_set_path(struct doca_dpa *dpa,
                                                             const char *file_path)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(file_path);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(file_path))
+		return DOCA_ERROR_INVALID_VALUE;
 	return set_path(dpa, dpa->trace_path, file_path, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_trace_file_get_path(struct doca_dpa *dpa, char *file_path,
                                                             uint32_t *file_path_len)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(file_path);
-	SDOCA_CHECK_ARG(file_path_len);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(file_path))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(file_path_len))
+		return DOCA_ERROR_INVALID_VALUE;
 	return get_path(dpa->trace_path, file_path, file_path_len, __func__);
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_max_threads_per_kernel(const struct doca_dpa *dpa,
                                                                    unsigned int *value)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(value);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(value))
+		return DOCA_ERROR_INVALID_VALUE;
 	*value = dpa->total_eus;
 	return DOCA_SUCCESS;
 }
@@ -314,16 +338,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_max_threads_per_kernel(const struct 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_kernel_max_run_time(const struct doca_dpa *dpa,
                                                                 unsigned long long *value)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(value);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(value))
+		return DOCA_ERROR_INVALID_VALUE;
 	*value = dpa->max_run_s;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsigned int *num_cores)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(num_cores);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_cores))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_cores = SDOCA_DPA_CORES;
 	return DOCA_SUCCESS;
 }
@@ -331,8 +359,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsig
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dpa,
                                                              unsigned int *eus_per_core)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(eus_per_core);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(eus_per_core))
+		return DOCA_ERROR_INVALID_VALUE;
 	*eus_per_core = SDOCA_DPA_EUS_PER_CORE;
 	return DOCA_SUCCESS;
 }
@@ -340,24 +370,30 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dp
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa,
                                                                     unsigned int *total_num_eus)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(total_num_eus);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(total_num_eus))
+		return DOCA_ERROR_INVALID_VALUE;
 	*total_num_eus = dpa->total_eus;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handle)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(handle);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(handle))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_get_dpa_handle: the DPA is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_dpa_get_dpa_handle: the DPA is not started");
 	*handle = dpa->handle;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	return (doca_error_t)atomic_load(&((struct doca_dpa *)dpa)->last_error);
 }

@@ -401,11 +401,12 @@ static doca_error_t launch(struct doca_dpa *dpa, struct doca_sync_event *wait_ev
                            bool add, va_list *args, const char *caller)
 {
 	if (!dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", caller);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", caller);
 	if (num_threads == 0 || num_threads > dpa->total_eus)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: %u threads: must be 1..%u (doca_dpa_get_max_threads_per_kernel)",
-		           caller, num_threads, dpa->total_eus);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "%s: %u threads: must be 1..%u (doca_dpa_get_max_threads_per_kernel)",
+		        caller, num_threads, dpa->total_eus);
 	const struct softdoca_dpa_kernel *k =
 	        sdoca_dpa_find_kernel(dpa, func, SOFTDOCA_DPA_KERNEL_GLOBAL, caller);
 	if (k == NULL)
@@ -418,8 +419,8 @@ static doca_error_t launch(struct doca_dpa *dpa, struct doca_sync_event *wait_ev
 	if (ln == NULL || l == NULL || frame == NULL) {
 		free(l);
 		free(frame);
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory for a launch of '%s'", caller,
-		           k->name);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "%s: no memory for a launch of '%s'",
+		                  caller, k->name);
 	}
 	/* The arguments are read now: the call returns before the kernel runs. */
 	k->pack(args, frame);
@@ -440,8 +441,9 @@ static doca_error_t launch(struct doca_dpa *dpa, struct doca_sync_event *wait_ev
 		if (rc != 0) {
 			pthread_mutex_unlock(&ln->lock);
 			launch_free(l);
-			SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: launcher thread: pthread_create: %s",
-			           caller, strerror(rc));
+			return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+			                  "%s: launcher thread: pthread_create: %s", caller,
+			                  strerror(rc));
 		}
 		ln->has_thread = true;
 	}
@@ -461,8 +463,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_kernel_launch_update_set(
         struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
         doca_dpa_func_t *func, ...)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(func);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(func))
+		return DOCA_ERROR_INVALID_VALUE;
 	va_list args;
 	va_start(args, func);
 	doca_error_t err = launch(dpa, wait_event, wait_threshold, comp_event, comp_count,
@@ -476,8 +480,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_kernel_launch_update_add(
         struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
         doca_dpa_func_t *func, ...)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(func);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(func))
+		return DOCA_ERROR_INVALID_VALUE;
 	va_list args;
 	va_start(args, func);
 	doca_error_t err = launch(dpa, wait_event, wait_threshold, comp_event, comp_count,

@@ -35,7 +35,7 @@ static ptrdiff_t alloc_below(const struct doca_dpa *dpa, uintptr_t addr)
 static doca_error_t check_started(const struct doca_dpa *dpa, const char *caller)
 {
 	if (!dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", caller);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", caller);
 	return DOCA_SUCCESS;
 }
 
@@ -48,7 +48,7 @@ doca_error_t sdoca_dpa_mem_check(struct doca_dpa *dpa, uintptr_t addr, size_t si
 	              size <= dpa->allocs[i].size - (addr - dpa->allocs[i].addr);
 	pthread_mutex_unlock(&dpa->mem_lock);
 	if (!inside)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_INVALID_VALUE,
 		        "%s: device range 0x%lx + %zu is not inside one doca_dpa_mem_alloc block",
 		        caller, (unsigned long)addr, size);
@@ -70,19 +70,23 @@ void sdoca_dpa_mem_release_all(struct doca_dpa *dpa)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size,
                                                   doca_dpa_dev_uintptr_t *dev_ptr)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dev_ptr);
-	SDOCA_CHECK_ARG(size > 0);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_ptr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size > 0))
+		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = check_started(dpa, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (size > SIZE_MAX - SDOCA_DPA_MEM_ALIGN)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_mem_alloc: %zu bytes is too much", size);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "doca_dpa_mem_alloc: %zu bytes is too much",
+		                  size);
 	size_t rounded = (size + SDOCA_DPA_MEM_ALIGN - 1) & ~(size_t)(SDOCA_DPA_MEM_ALIGN - 1);
 	void *p = aligned_alloc(SDOCA_DPA_MEM_ALIGN, rounded);
 	if (p == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_mem_alloc: cannot allocate %zu bytes",
-		           size);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+		                  "doca_dpa_mem_alloc: cannot allocate %zu bytes", size);
 	pthread_mutex_lock(&dpa->mem_lock);
 	if (dpa->num_allocs == dpa->cap_allocs) {
 		size_t cap = dpa->cap_allocs ? dpa->cap_allocs * 2 : 16;
@@ -90,7 +94,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t s
 		if (a == NULL) {
 			pthread_mutex_unlock(&dpa->mem_lock);
 			free(p);
-			SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_mem_alloc: out of memory");
+			return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+			                  "doca_dpa_mem_alloc: out of memory");
 		}
 		dpa->allocs = a;
 		dpa->cap_allocs = cap;
@@ -108,12 +113,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t s
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_mem_free(struct doca_dpa *dpa,
                                                  doca_dpa_dev_uintptr_t dev_ptr)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&dpa->mem_lock);
 	ptrdiff_t i = alloc_below(dpa, (uintptr_t)dev_ptr);
 	if (i < 0 || dpa->allocs[i].addr != (uintptr_t)dev_ptr) {
 		pthread_mutex_unlock(&dpa->mem_lock);
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_INVALID_VALUE,
 		        "doca_dpa_mem_free: 0x%lx is not the start of a doca_dpa_mem_alloc block",
 		        (unsigned long)dev_ptr);
@@ -139,8 +145,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa,
                                                    doca_dpa_dev_uintptr_t dst_ptr, void *src_ptr,
                                                    size_t size)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(src_ptr);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(src_ptr))
+		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = copy_check(dpa, dst_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
 		memmove((void *)(uintptr_t)dst_ptr, src_ptr, size);
@@ -150,8 +158,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr,
                                                    doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dst_ptr);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dst_ptr))
+		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = copy_check(dpa, src_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
 		memmove(dst_ptr, (void *)(uintptr_t)src_ptr, size);
@@ -163,12 +173,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa,
                                                        doca_dpa_dev_uintptr_t dst_ptr,
                                                        struct doca_buf *buf, size_t size)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (size > buf->data_len)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_dpa_h2d_buf_memcpy: %zu bytes asked, the buffer's data has %zu",
-		           size, buf->data_len);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_dpa_h2d_buf_memcpy: %zu bytes asked, the buffer's data has %zu", size,
+		        buf->data_len);
 	doca_error_t err = copy_check(dpa, dst_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
 		memmove((void *)(uintptr_t)dst_ptr, buf->data, size);
@@ -180,13 +193,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_d2h_buf_memcpy(struct doca_dpa *dpa, struct doca_buf *buf,
                                                        doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(buf);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
 	size_t room = buf->len - (size_t)(buf->data - buf->head);
 	if (size > room)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_dpa_d2h_buf_memcpy: %zu bytes asked, the buffer has room for %zu",
-		           size, room);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_dpa_d2h_buf_memcpy: %zu bytes asked, the buffer has room for %zu",
+		        size, room);
 	doca_error_t err = copy_check(dpa, src_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
 		memmove(buf->data, (void *)(uintptr_t)src_ptr, size);
@@ -196,7 +212,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_d2h_buf_memcpy(struct doca_dpa *dpa, str
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr,
                                                int value, size_t size)
 {
-	SDOCA_CHECK_ARG(dpa);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = copy_check(dpa, dev_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
 		memset((void *)(uintptr_t)dev_ptr, value, size);

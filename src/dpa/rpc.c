@@ -42,11 +42,14 @@ static doca_error_t rpc_call(struct rpc_run *run)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_rpc(struct doca_dpa *dpa, doca_dpa_func_t *func,
                                             uint64_t *retval, ...)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(func);
-	SDOCA_CHECK_ARG(retval);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(func))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(retval))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_dpa_rpc: the DPA is not started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_rpc: the DPA is not started");
 	const struct softdoca_dpa_kernel *k =
 	        sdoca_dpa_find_kernel(dpa, func, SOFTDOCA_DPA_KERNEL_RPC, __func__);
 	if (k == NULL)
@@ -68,8 +71,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_rpc(struct doca_dpa *dpa, doca_dpa_func_
 		                                                     : alignof(max_align_t);
 		run.frame = aligned_alloc(align, (k->frame_size + align - 1) / align * align);
 		if (run.frame == NULL)
-			SDOCA_FAIL(DOCA_ERROR_NO_MEMORY,
-			           "doca_dpa_rpc: no memory for the arguments of '%s'", k->name);
+			return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+			                  "doca_dpa_rpc: no memory for the arguments of '%s'",
+			                  k->name);
 	}
 	va_list args;
 	va_start(args, retval);

@@ -255,11 +255,13 @@ static void end_host_thread(struct doca_dpa_thread *t)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa,
                                                       struct doca_dpa_thread **dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = calloc(1, sizeof(*t));
 	if (t == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_thread_create: no memory");
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "doca_dpa_thread_create: no memory");
 	t->dpa = dpa;
 	t->id = atomic_fetch_add(&dpa->next_thread_id, 1) + 1;
 	pthread_mutex_init(&t->lock, NULL);
@@ -274,17 +276,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa,
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = dpa_thread;
 	int bound = atomic_load(&t->bound);
 	if (bound != 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_dpa_thread_destroy: thread %u: %d completion objects still use it",
-		           t->id, bound);
+		return sdoca_fail(
+		        DOCA_ERROR_IN_USE,
+		        "doca_dpa_thread_destroy: thread %u: %d completion objects still use it",
+		        t->id, bound);
 	if (t->tg != NULL && t->tg->started)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE,
-		           "doca_dpa_thread_destroy: thread %u is in a started thread group",
-		           t->id);
+		return sdoca_fail(DOCA_ERROR_IN_USE,
+		                  "doca_dpa_thread_destroy: thread %u is in a started thread group",
+		                  t->id);
 	end_host_thread(t);
 	sdoca_dpa_info_remove_thread(t);
 	if (t->tg != NULL)
@@ -304,31 +308,36 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *d
 
 /* A detached thread's kernel never left and still runs on its host thread
  * (and its exec, frame and entry): nothing may change them. */
-#define CHECK_CONFIGURABLE(t, caller)                                                             \
-	do {                                                                                      \
-		if ((t)->detached)                                                                \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE,                                          \
-			           "%s: thread %u's kernel never left: it cannot change", caller, \
-			           (t)->id);                                                      \
-		if ((t)->state != THREAD_CREATED || (t)->has_host)                                \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u is started", caller,      \
-			           (t)->id);                                                      \
-	} while (0)
+static bool configurable(const struct doca_dpa_thread *t, const char *caller)
+{
+	if (t->detached) {
+		SDOCA_ERR("%s: thread %u's kernel never left: it cannot change", caller, t->id);
+		return false;
+	}
+	if (t->state != THREAD_CREATED || t->has_host) {
+		SDOCA_ERR("%s: thread %u is started", caller, t->id);
+		return false;
+	}
+	return true;
+}
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread,
                                                             doca_dpa_func_t *func, uint64_t arg)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(func);
-	CHECK_CONFIGURABLE(dpa_thread, __func__);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(func))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(dpa_thread, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	const struct softdoca_dpa_kernel *k =
 	        sdoca_dpa_find_kernel(dpa_thread->dpa, func, SOFTDOCA_DPA_KERNEL_GLOBAL, __func__);
 	if (k == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (k->num_args != 1 || k->frame_size != sizeof(uint64_t))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: kernel '%s' must take one uint64_t to run on a DPA thread",
-		           __func__, k->name);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: kernel '%s' must take one uint64_t to run on a DPA thread",
+		                  __func__, k->name);
 	pthread_mutex_lock(&dpa_thread->lock); /* softdoca-info reads the kernel */
 	dpa_thread->func = func;
 	dpa_thread->kernel = k;
@@ -340,12 +349,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thre
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thread *dpa_thread,
                                                             doca_dpa_func_t **func, uint64_t *arg)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(func);
-	SDOCA_CHECK_ARG(arg);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(func))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(arg))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_thread->func == NULL)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u has no kernel set", __func__,
-		           dpa_thread->id);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: thread %u has no kernel set", __func__,
+		                  dpa_thread->id);
 	*func = dpa_thread->func;
 	*arg = dpa_thread->arg;
 	return DOCA_SUCCESS;
@@ -354,8 +366,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thre
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa_thread *dpa_thread,
                                                                  doca_dpa_dev_uintptr_t dev_ptr)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	CHECK_CONFIGURABLE(dpa_thread, __func__);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(dpa_thread, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (dev_ptr != 0 &&
 	    sdoca_dpa_mem_check(dpa_thread->dpa, dev_ptr, 1, __func__) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -366,8 +380,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_thread,
                                                                  doca_dpa_dev_uintptr_t *dev_ptr)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(dev_ptr);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev_ptr))
+		return DOCA_ERROR_INVALID_VALUE;
 	*dev_ptr = dpa_thread->local_storage;
 	return DOCA_SUCCESS;
 }
@@ -375,9 +391,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_affinity(
         struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity *affinity)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(affinity);
-	CHECK_CONFIGURABLE(dpa_thread, __func__);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!configurable(dpa_thread, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	/* Validated and kept for show: host threads are not pinned (2.6). */
 	pthread_mutex_lock(&dpa_thread->lock);
 	dpa_thread->affinity = affinity;
@@ -389,29 +408,34 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_affinity(
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_affinity(
         struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity **affinity)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(affinity);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(affinity))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_thread->affinity == NULL)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND, "%s: thread %u has no affinity set", __func__,
-		           dpa_thread->id);
+		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "%s: thread %u has no affinity set",
+		                  __func__, dpa_thread->id);
 	*affinity = dpa_thread->affinity;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = dpa_thread;
-	CHECK_CONFIGURABLE(t, __func__);
+	if (!configurable(t, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (!t->dpa->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the DPA is not started", __func__);
 	if (t->kernel == NULL)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u has no kernel: set_func_arg first",
-		           __func__, t->id);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s: thread %u has no kernel: set_func_arg first", __func__,
+		                  t->id);
 	if (t->frame == NULL) {
 		t->frame = aligned_alloc(alignof(max_align_t), alignof(max_align_t));
 		if (t->frame == NULL)
-			SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: no memory", __func__);
+			return sdoca_fail(DOCA_ERROR_NO_MEMORY, "%s: no memory", __func__);
 	}
 	/* The frame dpacc generated for a one-uint64_t kernel starts with it. */
 	memcpy(t->frame, &t->arg, sizeof(t->arg));
@@ -434,8 +458,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 		pthread_mutex_lock(&t->lock);
 		t->state = THREAD_CREATED;
 		pthread_mutex_unlock(&t->lock);
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "%s: thread %u: pthread_create: %s", __func__,
-		           t->id, strerror(rc));
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "%s: thread %u: pthread_create: %s",
+		                  __func__, t->id, strerror(rc));
 	}
 	t->has_host = true;
 	return DOCA_SUCCESS;
@@ -443,7 +467,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = dpa_thread;
 	pthread_mutex_lock(&t->lock);
 	enum thread_state state = t->state;
@@ -455,17 +480,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_t
 	}
 	pthread_mutex_unlock(&t->lock);
 	if (state != THREAD_STARTED || !t->has_host)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u is %s, not started", __func__,
-		           t->id, state_names[state]);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: thread %u is %s, not started",
+		                  __func__, t->id, state_names[state]);
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = dpa_thread;
 	if (!t->has_host)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: thread %u is not started", __func__, t->id);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: thread %u is not started", __func__,
+		                  t->id);
 	end_host_thread(t);
 	pthread_mutex_lock(&t->lock);
 	t->state = THREAD_CREATED; /* configurable and startable again */
@@ -476,8 +503,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread,
                                                       uint32_t *dpa_thread_id)
 {
-	SDOCA_CHECK_ARG(dpa_thread);
-	SDOCA_CHECK_ARG(dpa_thread_id);
+	if (!sdoca_arg_valid(dpa_thread))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_thread_id))
+		return DOCA_ERROR_INVALID_VALUE;
 	*dpa_thread_id = dpa_thread->id;
 	return DOCA_SUCCESS;
 }
@@ -523,18 +552,20 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa
                                                             unsigned int num_threads,
                                                             struct doca_dpa_tg **tg)
 {
-	SDOCA_CHECK_ARG(dpa);
-	SDOCA_CHECK_ARG(tg);
+	if (!sdoca_arg_valid(dpa))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(tg))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (num_threads == 0 || num_threads > dpa->total_eus)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_dpa_thread_group_create: %u threads: must be 1..%u", num_threads,
-		           dpa->total_eus);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_dpa_thread_group_create: %u threads: must be 1..%u",
+		                  num_threads, dpa->total_eus);
 	struct doca_dpa_tg *g = calloc(1, sizeof(*g));
 	struct doca_dpa_thread **threads = calloc(num_threads, sizeof(*threads));
 	if (g == NULL || threads == NULL) {
 		free(g);
 		free(threads);
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "doca_dpa_thread_group_create: no memory");
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "doca_dpa_thread_group_create: no memory");
 	}
 	g->dpa = dpa;
 	g->num_threads = num_threads;
@@ -545,10 +576,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_destroy(struct doca_dpa_tg *tg)
 {
-	SDOCA_CHECK_ARG(tg);
+	if (!sdoca_arg_valid(tg))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (tg->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_dpa_thread_group_destroy: the group is started");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_dpa_thread_group_destroy: the group is started");
 	for (unsigned int i = 0; i < tg->num_threads; i++)
 		if (tg->threads[i] != NULL)
 			tg->threads[i]->tg = NULL;
@@ -560,8 +592,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_destroy(struct doca_dpa_tg 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_get_num_threads(struct doca_dpa_tg *tg,
                                                                      unsigned int *num_threads)
 {
-	SDOCA_CHECK_ARG(tg);
-	SDOCA_CHECK_ARG(num_threads);
+	if (!sdoca_arg_valid(tg))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(num_threads))
+		return DOCA_ERROR_INVALID_VALUE;
 	*num_threads = tg->num_threads;
 	return DOCA_SUCCESS;
 }
@@ -570,21 +604,23 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_set_thread(struct doca_dpa_
                                                                 struct doca_dpa_thread *thread,
                                                                 unsigned int rank)
 {
-	SDOCA_CHECK_ARG(tg);
-	SDOCA_CHECK_ARG(thread);
+	if (!sdoca_arg_valid(tg))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(thread))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (tg->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the group is started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the group is started", __func__);
 	if (rank >= tg->num_threads)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: rank %u of a group of %u", __func__, rank,
-		           tg->num_threads);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: rank %u of a group of %u",
+		                  __func__, rank, tg->num_threads);
 	if (thread->dpa != tg->dpa)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: thread %u is of another DPA", __func__,
-		           thread->id);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: thread %u is of another DPA",
+		                  __func__, thread->id);
 	if (thread->tg != NULL)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE, "%s: thread %u is in a group already", __func__,
-		           thread->id);
+		return sdoca_fail(DOCA_ERROR_IN_USE, "%s: thread %u is in a group already",
+		                  __func__, thread->id);
 	if (tg->threads[rank] != NULL)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE, "%s: rank %u is taken", __func__, rank);
+		return sdoca_fail(DOCA_ERROR_IN_USE, "%s: rank %u is taken", __func__, rank);
 	tg->threads[rank] = thread;
 	thread->tg = tg;
 	thread->rank = rank;
@@ -593,12 +629,15 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_set_thread(struct doca_dpa_
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_start(struct doca_dpa_tg *tg)
 {
-	SDOCA_CHECK_ARG(tg);
+	if (!sdoca_arg_valid(tg))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (tg->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the group is started already", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the group is started already",
+		                  __func__);
 	for (unsigned int i = 0; i < tg->num_threads; i++)
 		if (tg->threads[i] == NULL)
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: rank %u has no thread", __func__, i);
+			return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: rank %u has no thread",
+			                  __func__, i);
 	/* Threads started before joining see their rank from now on; the host
 	 * thread reads exec only inside activations, which need a run after. */
 	for (unsigned int i = 0; i < tg->num_threads; i++) {
@@ -614,9 +653,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_start(struct doca_dpa_tg *t
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_stop(struct doca_dpa_tg *tg)
 {
-	SDOCA_CHECK_ARG(tg);
+	if (!sdoca_arg_valid(tg))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!tg->started)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the group is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the group is not started", __func__);
 	tg->started = false;
 	return DOCA_SUCCESS;
 }

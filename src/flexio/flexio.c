@@ -25,11 +25,12 @@ static void unsupported_once(atomic_flag *said, const char *func)
 		        func);
 }
 
-#define UNSUPPORTED()                                       \
+/* Says once per function that it is not supported; the caller returns
+ * FLEXIO_STATUS_FAILED. */
+#define NOTE_UNSUPPORTED()                                  \
 	do {                                                \
 		static atomic_flag said = ATOMIC_FLAG_INIT; \
 		unsupported_once(&said, __func__);          \
-		return FLEXIO_STATUS_FAILED;                \
 	} while (0)
 
 FLEXIO_EXPORT flexio_status flexio_version_set(uint64_t version)
@@ -52,14 +53,16 @@ FLEXIO_EXPORT flexio_status flexio_process_create(struct ibv_context *ibv_ctx,
 	(void)app;
 	(void)process_attr;
 	(void)process_ptr;
-	UNSUPPORTED();
+	NOTE_UNSUPPORTED();
+	return FLEXIO_STATUS_FAILED;
 }
 
 FLEXIO_EXPORT flexio_status flexio_process_destroy(struct flexio_process *process)
 {
 	if (!process)
 		return FLEXIO_STATUS_SUCCESS;
-	UNSUPPORTED();
+	NOTE_UNSUPPORTED();
+	return FLEXIO_STATUS_FAILED;
 }
 
 FLEXIO_EXPORT flexio_status flexio_process_call(struct flexio_process *process,
@@ -68,7 +71,8 @@ FLEXIO_EXPORT flexio_status flexio_process_call(struct flexio_process *process,
 	(void)process;
 	(void)host_func;
 	(void)func_ret;
-	UNSUPPORTED();
+	NOTE_UNSUPPORTED();
+	return FLEXIO_STATUS_FAILED;
 }
 
 FLEXIO_EXPORT flexio_status
@@ -78,7 +82,8 @@ flexio_event_handler_create(struct flexio_process *process, struct flexio_event_
 	(void)process;
 	(void)fattr;
 	(void)event_handler_ptr;
-	UNSUPPORTED();
+	NOTE_UNSUPPORTED();
+	return FLEXIO_STATUS_FAILED;
 }
 
 FLEXIO_EXPORT flexio_status flexio_event_handler_run(struct flexio_event_handler *event_handler,
@@ -86,12 +91,14 @@ FLEXIO_EXPORT flexio_status flexio_event_handler_run(struct flexio_event_handler
 {
 	(void)event_handler;
 	(void)user_arg;
-	UNSUPPORTED();
+	NOTE_UNSUPPORTED();
+	return FLEXIO_STATUS_FAILED;
 }
 
 FLEXIO_EXPORT flexio_status flexio_event_handler_destroy(struct flexio_event_handler *event_handler)
 {
 	if (!event_handler)
 		return FLEXIO_STATUS_SUCCESS;
-	UNSUPPORTED();
+	NOTE_UNSUPPORTED();
+	return FLEXIO_STATUS_FAILED;
 }

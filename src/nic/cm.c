@@ -49,12 +49,13 @@ doca_error_t nic_cm_data_parse(const uint8_t *data, size_t len, const uint8_t **
 	size_t ilen, plen;
 
 	if (len < DATA_HEADER)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection data of %zu bytes", len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "connection data of %zu bytes", len);
 	ilen = sdoca_get_le16(data);
 	plen = sdoca_get_le16(data + 2);
 	if (len != DATA_HEADER + ilen + plen)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "connection data of %zu bytes says %zu + %zu follow", len, ilen, plen);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "connection data of %zu bytes says %zu + %zu follow", len, ilen,
+		                  plen);
 	if (nic_conn_info_check(data + DATA_HEADER, ilen) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
 	*info = data + DATA_HEADER;

@@ -140,25 +140,29 @@ doca_error_t nic_conn_info_check(const uint8_t *info, size_t len)
 	uint32_t addr_len;
 
 	if (len < INFO_ADDR)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info too short (%zu bytes)", len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "connection info too short (%zu bytes)",
+		                  len);
 	addr_len = sdoca_get_le32(info + INFO_ADDR_LEN);
 	if (addr_len == 0 || addr_len > INFO_MAX_ADDR || len != INFO_ADDR + (size_t)addr_len)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "connection info of %zu bytes with a %u-byte address", len, addr_len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "connection info of %zu bytes with a %u-byte address", len,
+		                  addr_len);
 	if (sdoca_get_le64(info + INFO_NODE) == 0 || sdoca_get_le64(info + INFO_TOKEN) == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info without node id or token");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "connection info without node id or token");
 	if (info[INFO_RNR_RETRY] > NIC_RNR_INFINITE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection info with RNR retry count %u",
-		           info[INFO_RNR_RETRY]);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "connection info with RNR retry count %u", info[INFO_RNR_RETRY]);
 	if (info[INFO_WIRE_VERSION] != NIC_WIRE_VERSION)
-		SDOCA_FAIL(DOCA_ERROR_NOT_SUPPORTED,
-		           "the peer speaks soft-NIC wire version %u, this side %u (a softdoca "
-		           "release without connection binding writes 0)",
-		           info[INFO_WIRE_VERSION], NIC_WIRE_VERSION);
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_SUPPORTED,
+		        "the peer speaks soft-NIC wire version %u, this side %u (a softdoca "
+		        "release without connection binding writes 0)",
+		        info[INFO_WIRE_VERSION], NIC_WIRE_VERSION);
 	for (int i = INFO_WIRE_VERSION + 1; i < INFO_ADDR_LEN; i++)
 		if (info[i] != 0)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "connection info with reserved bytes set");
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "connection info with reserved bytes set");
 	return DOCA_SUCCESS;
 }
 
@@ -233,8 +237,9 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 		return status;
 	nic_lock(w);
 	if (qp->state != NIC_QP_INIT || qp->cm_connecting) {
-		nic_unlock(w);
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "connection is already connected or failed");
+		status = sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                    "connection is already connected or failed");
+		goto out;
 	}
 	status = xport_ep_create(w->xport, info + INFO_ADDR, len - INFO_ADDR, nic_qp_ep_error, qp,
 	                         &qp->ep);
@@ -246,6 +251,7 @@ doca_error_t nic_qp_connect(struct nic_qp *qp, const uint8_t *info, size_t len)
 		if (qp->peer.up)
 			nic_qp_peer_up(qp);
 	}
+out:
 	nic_unlock(w);
 	return status;
 }

@@ -56,10 +56,10 @@ static doca_error_t check_state(const struct nic_qp *qp)
 	case NIC_QP_ERROR: /* accepted, and flushed (nic_post_send) */
 		return DOCA_SUCCESS;
 	case NIC_QP_INIT:
-		SDOCA_FAIL(DOCA_ERROR_NOT_CONNECTED,
-		           "the connection is not connected yet (doca_rdma_connect)");
+		return sdoca_fail(DOCA_ERROR_NOT_CONNECTED,
+		                  "the connection is not connected yet (doca_rdma_connect)");
 	default:
-		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
+		return sdoca_fail(DOCA_ERROR_CONNECTION_RESET, "the peer closed the connection");
 	}
 }
 
@@ -71,16 +71,24 @@ static void append_inflight(struct nic_qp *qp, struct nic_wqe *wqe)
 	nic_qp_get(qp);
 }
 
-/* A request taken with the next sequence number, never sent. */
-static void take_unsent(struct nic_qp *qp, struct nic_wqe *wqe)
+/* A request set up with the next sequence number, which the caller takes
+ * once the request is sent (or given up). */
+static inline void prepare_request(struct nic_qp *qp, struct nic_wqe *wqe)
 {
 	wqe->qp = qp;
-	wqe->seq = qp->req.next_seq++;
+	wqe->seq = qp->req.next_seq;
 	wqe->answered = false;
 	wqe->status = DOCA_SUCCESS;
 	wqe->outstanding = 0;
 	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
 	wqe->result_len = 0;
+}
+
+/* A request taken with the next sequence number, never sent. */
+static void take_unsent(struct nic_qp *qp, struct nic_wqe *wqe)
+{
+	prepare_request(qp, wqe);
+	qp->req.next_seq++;
 }
 
 /* The send queue looks full (post_limit): it may be, or the QP has faults to
@@ -127,24 +135,14 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	if (SDOCA_UNLIKELY(qp->peer.lost))
 		nic_worker_settle_losses(w, false);
 	status = check_state(qp);
-	if (status != DOCA_SUCCESS) {
-		nic_unlock(w);
-		return status;
-	}
+	if (status != DOCA_SUCCESS)
+		goto out;
 	if (qp->req.num_inflight >= qp->post_limit) {
 		status = post_slow(qp, wqe);
-		if (status != DOCA_ERROR_IN_PROGRESS) {
-			nic_unlock(w);
-			return status;
-		}
+		if (status != DOCA_ERROR_IN_PROGRESS)
+			goto out;
 	}
-	wqe->qp = qp;
-	wqe->seq = qp->req.next_seq;
-	wqe->answered = false;
-	wqe->status = DOCA_SUCCESS;
-	wqe->outstanding = 0;
-	wqe->xslot[0].busy = wqe->xslot[1].busy = false;
-	wqe->result_len = 0;
+	prepare_request(qp, wqe);
 	if (qp->state == NIC_QP_ERROR) {
 		/* Like a work request posted to an RC QP in the error state: taken,
 		 * then flushed behind what was in flight; the context stops at its
@@ -152,8 +150,8 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		 * thread, with the context still RUNNING). */
 		append_inflight(qp, wqe);
 		nic_comp_flush(qp, qp->error_status);
-		nic_unlock(w);
-		return DOCA_SUCCESS;
+		status = DOCA_SUCCESS;
+		goto out;
 	}
 	hdr_len = encode_request(qp, wqe, &acked, &ack_seq);
 	slot = nic_comp_slot(wqe);
@@ -165,9 +163,9 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	if (status != DOCA_SUCCESS && status != DOCA_ERROR_IN_PROGRESS) {
 		if (acked) /* it did not leave: the ACK waits for the next chance */
 			nic_ack_defer(qp, ack_seq);
-		nic_unlock(w);
-		SDOCA_FAIL(status, "the transport refused the request: %s",
-		           doca_error_get_name(status));
+		status = sdoca_fail(status, "the transport refused the request: %s",
+		                    doca_error_get_name(status));
+		goto out;
 	}
 	qp->req.next_seq++;
 	count_posted(qp, wqe);
@@ -178,8 +176,10 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 	 * acknowledged on its last request (see completer.c). */
 	nic_ack_settle(qp);
 	nic_ack_unlist(qp);
+	status = DOCA_SUCCESS;
+out:
 	nic_unlock(w);
-	return DOCA_SUCCESS;
+	return status;
 }
 
 doca_error_t nic_post_send_refused(struct nic_qp *qp, struct nic_wqe *wqe, doca_error_t status,
@@ -192,14 +192,12 @@ doca_error_t nic_post_send_refused(struct nic_qp *qp, struct nic_wqe *wqe, doca_
 	if (SDOCA_UNLIKELY(qp->peer.lost))
 		nic_worker_settle_losses(w, false);
 	err = check_state(qp);
-	if (err != DOCA_SUCCESS) {
-		nic_unlock(w);
-		return err;
-	}
+	if (err != DOCA_SUCCESS)
+		goto out;
 	if (qp->req.num_inflight >= qp->attr.send_queue) {
-		nic_unlock(w);
 		SDOCA_DBG("send queue full (%u requests in flight)", qp->req.num_inflight);
-		return DOCA_ERROR_AGAIN;
+		err = DOCA_ERROR_AGAIN;
+		goto out;
 	}
 	take_unsent(qp, wqe);
 	wqe->answered = true;
@@ -207,18 +205,17 @@ doca_error_t nic_post_send_refused(struct nic_qp *qp, struct nic_wqe *wqe, doca_
 		/* Flushed like any post to a QP in error (or about to be). */
 		wqe->status = qp->state == NIC_QP_ERROR ? qp->error_status
 		                                        : DOCA_ERROR_CONNECTION_ABORTED;
-		append_inflight(qp, wqe);
-		nic_comp_flush_done(qp);
-		nic_unlock(w);
-		return DOCA_SUCCESS;
+	} else {
+		SDOCA_DBG("QP %u: request %u refused before it was sent: %s", qp->wire_id, wqe->seq,
+		          why);
+		wqe->status = status;
+		qp->req.refused = true;
+		qp->req.refused_seq = wqe->seq;
+		qp->post_limit = 0; /* later posts take post_slow, which flushes them */
 	}
-	SDOCA_DBG("QP %u: request %u refused before it was sent: %s", qp->wire_id, wqe->seq, why);
-	wqe->status = status;
-	qp->req.refused = true;
-	qp->req.refused_seq = wqe->seq;
-	qp->post_limit = 0; /* later posts take post_slow, which flushes them */
 	append_inflight(qp, wqe);
 	nic_comp_flush_done(qp);
+out:
 	nic_unlock(w);
-	return DOCA_SUCCESS;
+	return err;
 }

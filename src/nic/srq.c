@@ -24,14 +24,16 @@ void nic_srq_init(struct nic_srq *srq, struct nic_worker *worker, uint32_t capac
 static doca_error_t post_recv(struct nic_srq *srq, struct nic_wqe *wqe, doca_error_t status)
 {
 	struct nic_worker *w = srq->worker;
+	doca_error_t err = DOCA_SUCCESS;
 	struct nic_qp *qp;
 
 	nic_lock(w);
 	if (srq->count >= srq->capacity) {
-		nic_unlock(w);
-		SDOCA_FAIL(DOCA_ERROR_AGAIN,
-		           "receive queue full (%u receives posted); raise the receive queue size",
-		           srq->capacity);
+		err = sdoca_fail(
+		        DOCA_ERROR_AGAIN,
+		        "receive queue full (%u receives posted); raise the receive queue size",
+		        srq->capacity);
+		goto out;
 	}
 	wqe->op = NIC_WR_RECV;
 	wqe->outstanding = 0;
@@ -43,8 +45,9 @@ static doca_error_t post_recv(struct nic_srq *srq, struct nic_wqe *wqe, doca_err
 		nic_srq_leave(srq, qp);
 		nic_resp_drain(qp);
 	}
+out:
 	nic_unlock(w);
-	return DOCA_SUCCESS;
+	return err;
 }
 
 doca_error_t nic_post_recv(struct nic_srq *srq, struct nic_wqe *wqe)

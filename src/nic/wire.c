@@ -182,22 +182,23 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	size_t size;
 
 	if (!hdr || hdr_len < NIC_WIRE_COMMON)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)",
-		           hdr_len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "message header too short (%zu bytes)",
+		                  hdr_len);
 	if (p[0] != NIC_WIRE_VERSION)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message of protocol version %u (expected %u)",
-		           p[0], NIC_WIRE_VERSION);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "message of protocol version %u (expected %u)", p[0],
+		                  NIC_WIRE_VERSION);
 	l = layout_of(p[1]);
 	if (!l)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "message with unknown opcode %u", p[1]);
 	flags = sdoca_get_le16(p + 2);
 	if (flags != 0 && (flags != NIC_FLAG_ACK || !(l->flags & NIC_OPF_REQUEST)))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x", l->name,
-		           flags);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s header with unknown flags 0x%x",
+		                  l->name, flags);
 	size = l->size + (flags ? NIC_WIRE_ACK_EXT : 0);
 	if (hdr_len != size)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %zu)",
-		           l->name, hdr_len, size);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s header of %zu bytes (expected %zu)",
+		                  l->name, hdr_len, size);
 	/* Each field set from the header or zeroed: no memset of the whole
 	 * message first, on every message's path. */
 	m->has_ack = flags != 0;
@@ -208,16 +209,16 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	m->len = sdoca_get_le32(p + 12);
 	m->secret = sdoca_get_le64(p + 16);
 	if (m->len > NIC_MAX_MESSAGE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s of %u bytes exceeds the 2 GiB limit",
-		           l->name, m->len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s of %u bytes exceeds the 2 GiB limit", l->name, m->len);
 	if ((l->flags & NIC_OPF_PAYLOAD) ? payload_len != m->len : payload_len != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s declares %u bytes but carries a payload of %zu", l->name, m->len,
-		           payload_len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s declares %u bytes but carries a payload of %zu", l->name,
+		                  m->len, payload_len);
 	/* Atomics are 8 bytes; a set of a sync event's value 1 to 8, its get and add 8. */
 	if ((l->flags & (NIC_OPF_ATOMIC | NIC_OPF_EVENT)) &&
 	    (m->len > 8 || m->len < (m->opcode == NIC_OP_EVENT_SET ? 1u : 8u)))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes", l->name, m->len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s on %u bytes", l->name, m->len);
 
 	if (l->flags & (NIC_OPF_RKEY | NIC_OPF_EVENT)) {
 		sdoca_key_decode(p + NIC_WIRE_COMMON, &m->key);
@@ -237,8 +238,8 @@ doca_error_t nic_wire_decode(const void *hdr, size_t hdr_len, size_t payload_len
 	if (l->flags & NIC_OPF_SYNDROME) {
 		m->syndrome = sdoca_get_le32(p + l->syndrome_at);
 		if (m->syndrome < l->min_syndrome || m->syndrome > NIC_SYN_REMOTE_OPERATIONAL)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s with unknown syndrome %u", l->name,
-			           m->syndrome);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s with unknown syndrome %u",
+			                  l->name, m->syndrome);
 	}
 	if (l->flags & NIC_OPF_VALUE)
 		m->value = sdoca_get_le64(p + NIC_WIRE_COMMON);

@@ -162,14 +162,13 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 		break;
 	if (w) {
 		w->refs++;
-		pthread_mutex_unlock(&workers.lock);
-		*worker = w;
-		return DOCA_SUCCESS;
+		status = DOCA_SUCCESS;
+		goto out;
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w) {
-		pthread_mutex_unlock(&workers.lock);
-		return DOCA_ERROR_NO_MEMORY;
+		status = DOCA_ERROR_NO_MEMORY;
+		goto out;
 	}
 	w->pe = pe;
 	w->dev = dev;
@@ -183,17 +182,18 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	}
 	if (status != DOCA_SUCCESS) {
 		free(w);
-		pthread_mutex_unlock(&workers.lock);
-		return status;
+		goto out;
 	}
 	sdoca_dev_get(dev);
 	LIST_INSERT_HEAD(&workers.list, w, link);
 	sdoca_keys_set_quiesce(quiesce_workers);
 	sdoca_waiter_set_hooks(waiter_poll, waiter_sleeping);
-	pthread_mutex_unlock(&workers.lock);
 	SDOCA_DBG("transport worker for %s ready", dev->info.ibdev_name);
-	*worker = w;
-	return DOCA_SUCCESS;
+out:
+	pthread_mutex_unlock(&workers.lock);
+	if (status == DOCA_SUCCESS)
+		*worker = w;
+	return status;
 }
 
 static bool has_qps(const struct nic_worker *w)

@@ -163,13 +163,13 @@ static doca_error_t job_submit(struct doca_ctx *ctx, const struct doca_job *job)
 	doca_error_t status;
 
 	if (!is_rdma_job(job->type))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_workq_submit: %d is no RDMA job type",
-		           job->type);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_workq_submit: %d is no RDMA job type", job->type);
 	/* Receives can wait for a connection, as 3.x receive tasks can. */
 	if ((!conn || !conn->connected) && job->type != DOCA_RDMA_JOB_RECV)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_workq_submit: the RDMA instance is not connected "
-		           "(doca_rdma_export, doca_rdma_connect)");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_workq_submit: the RDMA instance is not connected "
+		                  "(doca_rdma_export, doca_rdma_connect)");
 	t = rdma_job_take(rdma, kind_of_job[job->type - FIRST_JOB], job->user_data);
 	if (!t)
 		return DOCA_ERROR_NO_MEMORY;
@@ -220,8 +220,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_state(const struct doca_rdma *rdma,
 	struct doca_rdma *r = (struct doca_rdma *)rdma;
 	const struct doca_rdma_connection *conn;
 
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(state);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(state))
+		return DOCA_ERROR_INVALID_VALUE;
 	conn = r->ctx.state == DOCA_CTX_STATE_RUNNING ? rdma_implicit_connection(r) : NULL;
 	if (!rdma->ctx.v202.started)
 		*state = DOCA_RDMA_STATE_RESET;
@@ -249,8 +251,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_buf_chain_len(const struct doc
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_job_get_supported(const struct doca_devinfo *devinfo,
                                                            enum doca_rdma_job_types job_type)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(is_rdma_job((int)job_type));
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_rdma_job((int)job_type)))
+		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
 
@@ -277,9 +281,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_buf_chain_len(
         const struct doca_devinfo *devinfo, enum doca_rdma_job_types job_type,
         enum doca_rdma_transport_type transport_type, uint32_t *max_buf_chain_len)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(max_buf_chain_len);
-	SDOCA_CHECK_ARG(is_rdma_job((int)job_type));
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_buf_chain_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(is_rdma_job((int)job_type)))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (transport_type != DOCA_RDMA_TRANSPORT_RC)
 		return DOCA_ERROR_NOT_SUPPORTED;
 	*max_buf_chain_len = job_type == DOCA_RDMA_JOB_ATOMIC_CMP_SWP ||

@@ -70,9 +70,12 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_export(const struct doca_
 	struct doca_rdma *r = (struct doca_rdma *)rdma;
 	struct doca_rdma_connection *conn;
 
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(details);
-	SDOCA_CHECK_ARG(size);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(details))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(size))
+		return DOCA_ERROR_INVALID_VALUE;
 	conn = rdma_implicit_connection(r);
 	if (conn) {
 		*details = conn->blob;
@@ -87,20 +90,26 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma 
 {
 	struct doca_rdma_connection *conn;
 
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(details);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(details))
+		return DOCA_ERROR_INVALID_VALUE;
 	conn = rdma_implicit_connection(rdma);
 	if (!conn)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "doca_rdma_connect: call doca_rdma_export first");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_rdma_connect: call doca_rdma_export first");
 	return rdma_conn_connect(rdma, details, size, conn);
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 softdoca_v205_doca_rdma_get_dpa_handle(struct doca_rdma *rdma, struct doca_dpa_dev_rdma **dpa_rdma)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(dpa_rdma);
-	SDOCA_NOT_SUPPORTED("the DPA emulation is not built yet");
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("the DPA emulation is not built yet");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 #define IMPLICIT(rdma) ((rdma) ? rdma_implicit_connection(rdma) : NULL)

@@ -18,44 +18,62 @@ SDOCA_LOG_MODULE(rdma_bridge);
 
 DOCA_STABLE doca_error_t doca_rdma_bridge_get_dev_pd(const struct doca_dev *dev, struct ibv_pd **pd)
 {
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(pd);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pd))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, struct doca_dev **dev)
 {
-	SDOCA_CHECK_ARG(pd);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(pd))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_STABLE doca_error_t doca_rdma_bridge_get_buf_mkey(const struct doca_buf *buf,
                                                        struct doca_dev *dev, uint32_t *mkey)
 {
-	SDOCA_CHECK_ARG(buf);
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(mkey);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(buf))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mkey))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_get_mmap_mkey_from_pd(const struct doca_mmap *mmap,
                                                                       struct ibv_pd *pd,
                                                                       uint32_t *mkey)
 {
-	SDOCA_CHECK_ARG(mmap);
-	SDOCA_CHECK_ARG(pd);
-	SDOCA_CHECK_ARG(mkey);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(mmap))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(pd))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mkey))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_prepare_connection(
         struct doca_rdma *rdma, struct rdma_cm_id *cm_id, struct doca_rdma_connection **conn)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(cm_id);
-	SDOCA_CHECK_ARG(conn);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(cm_id))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(conn))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_accept(struct doca_rdma *rdma, void *private_data,
@@ -64,15 +82,21 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_accept(struct doca_rdma *rdma, v
 {
 	(void)private_data;
 	(void)private_data_len;
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(conn);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(conn))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_established(struct doca_rdma *rdma,
                                                             struct doca_rdma_connection *conn)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(conn);
-	SDOCA_NOT_SUPPORTED(NO_VERBS);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(conn))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

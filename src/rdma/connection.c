@@ -294,7 +294,8 @@ static doca_error_t build_blob(struct doca_rdma *rdma, struct doca_rdma_connecti
 	info_len = nic_qp_info(conn->qp, body + BODY_INFO, NIC_CONN_INFO_MAX);
 	if (info_len == 0) {
 		free(blob);
-		SDOCA_FAIL(DOCA_ERROR_UNEXPECTED, "the transport address does not fit a blob");
+		return sdoca_fail(DOCA_ERROR_UNEXPECTED,
+		                  "the transport address does not fit a blob");
 	}
 	sdoca_blob_seal(blob, SDOCA_BLOB_RDMA_CONNECTION, BODY_INFO + info_len);
 	conn->blob = blob;
@@ -317,16 +318,17 @@ doca_error_t rdma_export(struct doca_rdma *rdma, const void **blob, size_t *len,
 	doca_error_t status;
 
 	if (!can_connect(rdma))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_export: the context must be STARTING or RUNNING");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_rdma_export: the context must be STARTING or RUNNING");
 	nic_lock(rdma->worker);
 	conn = rdma_conn_alloc(rdma, RDMA_CONN_CONNECTING);
 	nic_unlock(rdma->worker);
 	if (!conn)
-		SDOCA_FAIL(DOCA_ERROR_FULL,
-		           "doca_rdma_export: all %u connections are used (doca_rdma_set_max_num_"
-		           "connections)",
-		           rdma->max_num_connections);
+		return sdoca_fail(
+		        DOCA_ERROR_FULL,
+		        "doca_rdma_export: all %u connections are used (doca_rdma_set_max_num_"
+		        "connections)",
+		        rdma->max_num_connections);
 	status = rdma_conn_create_qp(conn);
 	if (status == DOCA_SUCCESS)
 		status = build_blob(rdma, conn);
@@ -354,7 +356,7 @@ doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **
 	if (status != DOCA_SUCCESS)
 		return status;
 	if (body_len < BODY_INFO || sdoca_get_le32(body + 4) != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connection blob body is malformed");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "connection blob body is malformed");
 	*info = body + BODY_INFO;
 	*info_len = body_len - BODY_INFO;
 	return DOCA_SUCCESS;
@@ -368,11 +370,12 @@ doca_error_t rdma_conn_connect(struct doca_rdma *rdma, const void *blob, size_t 
 	doca_error_t status;
 
 	if (!can_connect(rdma))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_connect: the context must be STARTING or RUNNING");
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "doca_rdma_connect: the context must be STARTING or RUNNING");
 	if (!rdma_conn_valid(rdma, conn) || conn->via_cm || !conn->qp)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_rdma_connect: the connection was not exported by this context");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "doca_rdma_connect: the connection was not exported by this context");
 	status = rdma_conn_blob_check(blob, len, &info, &info_len);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -420,10 +423,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_export(struct doca_rdma *rdma,
                                                 size_t *local_rdma_conn_details_size,
                                                 struct doca_rdma_connection **rdma_connection)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(local_rdma_conn_details);
-	SDOCA_CHECK_ARG(local_rdma_conn_details_size);
-	SDOCA_CHECK_ARG(rdma_connection);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(local_rdma_conn_details))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(local_rdma_conn_details_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(rdma_connection))
+		return DOCA_ERROR_INVALID_VALUE;
 	return rdma_export(rdma, local_rdma_conn_details, local_rdma_conn_details_size,
 	                   rdma_connection);
 }
@@ -433,9 +440,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
                                                  size_t remote_rdma_conn_details_size,
                                                  struct doca_rdma_connection *rdma_connection)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(remote_rdma_conn_details);
-	SDOCA_CHECK_ARG(rdma_connection);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(remote_rdma_conn_details))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(rdma_connection))
+		return DOCA_ERROR_INVALID_VALUE;
 	return rdma_conn_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size,
 	                         rdma_connection);
 }
@@ -443,10 +453,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
 doca_error_t rdma_conn_check(const struct doca_rdma_connection *conn, const char *fn)
 {
 	if (!conn)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: rdma_connection is NULL", fn);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: rdma_connection is NULL", fn);
 	if (!conn->rdma || !rdma_conn_valid(conn->rdma, conn))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: not a connection of a running context (it ended)", fn);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: not a connection of a running context (it ended)", fn);
 	return DOCA_SUCCESS;
 }
 
@@ -456,7 +466,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_
 	struct nic_cm_request *request = NULL;
 	bool close = false;
 
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	rdma = conn->rdma;
 	nic_lock(rdma->worker);
 	switch (conn->state) {
@@ -493,8 +506,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdma_connection *conn,
                                                            uint32_t *connection_id)
 {
-	RDMA_CHECK_CONN(conn);
-	SDOCA_CHECK_ARG(connection_id);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (!sdoca_arg_valid(connection_id))
+		return DOCA_ERROR_INVALID_VALUE;
 	*connection_id = conn_id(conn);
 	return DOCA_SUCCESS;
 }
@@ -502,7 +519,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_id(const struct doca_rdm
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_set_user_data(struct doca_rdma_connection *conn,
                                                                   union doca_data user_data)
 {
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	conn->user_data = user_data;
 	return DOCA_SUCCESS;
 }
@@ -510,8 +530,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_set_user_data(struct doca_rd
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
         const struct doca_rdma_connection *conn, union doca_data *user_data)
 {
-	RDMA_CHECK_CONN(conn);
-	SDOCA_CHECK_ARG(user_data);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (!sdoca_arg_valid(user_data))
+		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = conn->user_data;
 	return DOCA_SUCCESS;
 }
@@ -519,8 +543,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
 DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
                                                    struct softdoca_rdma_counters *counters)
 {
-	SDOCA_CHECK_ARG(dev);
-	SDOCA_CHECK_ARG(counters);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(counters))
+		return DOCA_ERROR_INVALID_VALUE;
 	nic_dev_counters(dev->info.ibdev_name, counters);
 	return DOCA_SUCCESS;
 }
@@ -528,8 +554,12 @@ DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
 DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
         const struct doca_rdma_connection *rdma_connection, struct softdoca_rdma_counters *counters)
 {
-	RDMA_CHECK_CONN(rdma_connection);
-	SDOCA_CHECK_ARG(counters);
+	doca_error_t status = rdma_conn_check(rdma_connection, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (!sdoca_arg_valid(counters))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!rdma_connection->qp) {
 		*counters = rdma_connection->final_counters;
 		return DOCA_SUCCESS;
@@ -541,7 +571,8 @@ DOCA_STABLE doca_error_t softdoca_rdma_connection_get_counters(
 DOCA_STABLE doca_error_t softdoca_process_counters_get(uint32_t pid,
                                                        struct softdoca_process_counters **counters)
 {
-	SDOCA_CHECK_ARG(counters);
+	if (!sdoca_arg_valid(counters))
+		return DOCA_ERROR_INVALID_VALUE;
 	return nic_stats_query(pid, counters);
 }
 

@@ -27,8 +27,9 @@ static doca_error_t rdma_start(struct doca_ctx *ctx, enum sdoca_start *how)
 
 	/* A DOCA 2.2 program may set it before it adds the device. */
 	if (rdma->gid_index > 0 && rdma->gid_index >= ctx->dev->info.num_gids)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "GID index %u: device %s has %u GIDs",
-		           rdma->gid_index, ctx->dev->info.ibdev_name, ctx->dev->info.num_gids);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "GID index %u: device %s has %u GIDs",
+		                  rdma->gid_index, ctx->dev->info.ibdev_name,
+		                  ctx->dev->info.num_gids);
 	status = nic_worker_get(ctx->pe, ctx->dev, &rdma->worker);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -134,7 +135,8 @@ static doca_error_t create(struct doca_dev *dev, struct doca_rdma **rdma)
 {
 	struct doca_rdma *r;
 
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return DOCA_ERROR_NO_MEMORY;
@@ -156,7 +158,8 @@ static doca_error_t create(struct doca_dev *dev, struct doca_rdma **rdma)
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
 {
-	SDOCA_CHECK_ARG(dev);
+	if (!sdoca_arg_valid(dev))
+		return DOCA_ERROR_INVALID_VALUE;
 	return create(dev, rdma);
 }
 
@@ -171,7 +174,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 {
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_ctx_fini(&rdma->ctx);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -186,26 +190,24 @@ DOCA_EXPERIMENTAL struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma)
 }
 
 /* Properties change only while the context is IDLE. */
-#define CHECK_IDLE(rdma)                                                                           \
-	do {                                                                                       \
-		SDOCA_CHECK_ARG(rdma);                                                             \
-		if ((rdma)->ctx.state != DOCA_CTX_STATE_IDLE)                                      \
-			SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__); \
-	} while (0)
-
-#define RDMA_GETTER(rdma, out, field)   \
-	do {                            \
-		SDOCA_CHECK_ARG(rdma);  \
-		SDOCA_CHECK_ARG(out);   \
-		*(out) = (rdma)->field; \
-		return DOCA_SUCCESS;    \
-	} while (0)
+static bool idle(const struct doca_rdma *rdma, const char *caller)
+{
+	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDOCA_ERR("%s: the context is not IDLE", caller);
+		return false;
+	}
+	return true;
+}
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma,
                                                              uint32_t send_queue_size)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(send_queue_size > 0 && send_queue_size <= RDMA_MAX_QUEUE_SIZE);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(send_queue_size > 0 && send_queue_size <= RDMA_MAX_QUEUE_SIZE))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->send_queue_size = send_queue_size;
 	return DOCA_SUCCESS;
 }
@@ -213,8 +215,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *rdma,
                                                              uint32_t recv_queue_size)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(recv_queue_size > 0 && recv_queue_size <= RDMA_MAX_QUEUE_SIZE);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(recv_queue_size > 0 && recv_queue_size <= RDMA_MAX_QUEUE_SIZE))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->recv_queue_size = recv_queue_size;
 	return DOCA_SUCCESS;
 }
@@ -222,9 +228,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_rdma *rdma,
                                                                    uint32_t max_send_buf_list_len)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(max_send_buf_list_len > 0 &&
-	                max_send_buf_list_len <= RDMA_MAX_BUF_LIST_LEN);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(max_send_buf_list_len > 0 &&
+	                     max_send_buf_list_len <= RDMA_MAX_BUF_LIST_LEN))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->max_send_buf_list_len = max_send_buf_list_len;
 	return DOCA_SUCCESS;
 }
@@ -232,10 +242,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rdma,
                                                             enum doca_rdma_transport_type type)
 {
-	CHECK_IDLE(rdma);
-	if (type == DOCA_RDMA_TRANSPORT_TYPE_DC)
-		SDOCA_NOT_SUPPORTED("the soft NIC offers reliable connections (RC) only");
-	SDOCA_CHECK_ARG(type == DOCA_RDMA_TRANSPORT_TYPE_RC);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (type == DOCA_RDMA_TRANSPORT_TYPE_DC) {
+		SDOCA_LOG_NOT_SUPPORTED("the soft NIC offers reliable connections (RC) only");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (!sdoca_arg_valid(type == DOCA_RDMA_TRANSPORT_TYPE_RC))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->transport_type = type;
 	return DOCA_SUCCESS;
 }
@@ -243,8 +259,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rd
 /* The MTU is kept for getters; the transport has its own segmenting. */
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(mtu <= DOCA_MTU_SIZE_RAW_ETHERNET);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(mtu <= DOCA_MTU_SIZE_RAW_ETHERNET))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->mtu = mtu;
 	return DOCA_SUCCESS;
 }
@@ -255,11 +275,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma,
 	const uint32_t known = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
 	                       DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	if (permissions & ~known)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_rdma_set_permissions: 0x%x are not RDMA permissions",
-		           permissions & ~known);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_rdma_set_permissions: 0x%x are not RDMA permissions",
+		                  permissions & ~known);
 	rdma->permissions = permissions;
 	return DOCA_SUCCESS;
 }
@@ -267,27 +290,37 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma,
                                                          uint8_t grh_enabled)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	rdma->grh_enabled = grh_enabled ? 1 : 0;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, uint32_t gid_index)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	/* DOCA 2.2: before doca_ctx_dev_add() it is checked at start. */
 	if (rdma->ctx.dev && gid_index >= rdma->ctx.dev->info.num_gids)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_rdma_set_gid_index: device %s has %u GIDs",
-		           rdma->ctx.dev->info.ibdev_name, rdma->ctx.dev->info.num_gids);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_rdma_set_gid_index: device %s has %u GIDs",
+		                  rdma->ctx.dev->info.ibdev_name, rdma->ctx.dev->info.num_gids);
 	rdma->gid_index = gid_index;
 	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(sl <= 15);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(sl <= 15))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->sl = sl;
 	return DOCA_SUCCESS;
 }
@@ -295,7 +328,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma,
                                                                         uint16_t timeout)
 {
-	CHECK_IDLE(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
 	rdma->connection_request_timeout = timeout;
 	return DOCA_SUCCESS;
 }
@@ -303,8 +339,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_request_timeout(struct d
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdma *rdma,
                                                                  uint16_t max_num_connections)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(max_num_connections > 0 && max_num_connections <= RDMA_MAX_CONNECTIONS);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(max_num_connections > 0 &&
+	                     max_num_connections <= RDMA_MAX_CONNECTIONS))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->max_num_connections = max_num_connections;
 	return DOCA_SUCCESS;
 }
@@ -312,8 +353,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_max_num_connections(struct doca_rdm
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma,
                                                              uint8_t rnr_retry_count)
 {
-	CHECK_IDLE(rdma);
-	SDOCA_CHECK_ARG(rnr_retry_count <= NIC_RNR_INFINITE);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!idle(rdma, __func__))
+		return DOCA_ERROR_BAD_STATE;
+	if (!sdoca_arg_valid(rnr_retry_count <= NIC_RNR_INFINITE))
+		return DOCA_ERROR_INVALID_VALUE;
 	rdma->rnr_retry_count = rnr_retry_count;
 	return DOCA_SUCCESS;
 }
@@ -321,124 +366,203 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *send_queue_size)
 {
-	RDMA_GETTER(rdma, send_queue_size, send_queue_size);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(send_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*send_queue_size = rdma->send_queue_size;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *recv_queue_size)
 {
-	RDMA_GETTER(rdma, recv_queue_size, recv_queue_size);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(recv_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*recv_queue_size = rdma->recv_queue_size;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma,
                                                                    uint32_t *max_send_buf_list_len)
 {
-	RDMA_GETTER(rdma, max_send_buf_list_len, max_send_buf_list_len);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_send_buf_list_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_send_buf_list_len = rdma->max_send_buf_list_len;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(const struct doca_rdma *rdma,
                                                             enum doca_rdma_transport_type *type)
 {
-	RDMA_GETTER(rdma, type, transport_type);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(type))
+		return DOCA_ERROR_INVALID_VALUE;
+	*type = rdma->transport_type;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
                                                  enum doca_mtu_size *mtu)
 {
-	RDMA_GETTER(rdma, mtu, mtu);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(mtu))
+		return DOCA_ERROR_INVALID_VALUE;
+	*mtu = rdma->mtu;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma,
                                                          uint32_t *permissions)
 {
-	RDMA_GETTER(rdma, permissions, permissions);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(permissions))
+		return DOCA_ERROR_INVALID_VALUE;
+	*permissions = rdma->permissions;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma,
                                                          uint8_t *grh_enabled)
 {
-	RDMA_GETTER(rdma, grh_enabled, grh_enabled);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(grh_enabled))
+		return DOCA_ERROR_INVALID_VALUE;
+	*grh_enabled = rdma->grh_enabled;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma,
                                                        uint32_t *gid_index)
 {
-	RDMA_GETTER(rdma, gid_index, gid_index);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gid_index))
+		return DOCA_ERROR_INVALID_VALUE;
+	*gid_index = rdma->gid_index;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, uint32_t *sl)
 {
-	RDMA_GETTER(rdma, sl, sl);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(sl))
+		return DOCA_ERROR_INVALID_VALUE;
+	*sl = rdma->sl;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma, uint16_t *timeout)
 {
-	RDMA_GETTER(rdma, timeout, connection_request_timeout);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(timeout))
+		return DOCA_ERROR_INVALID_VALUE;
+	*timeout = rdma->connection_request_timeout;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma,
                                                                  uint16_t *max_num_connections)
 {
-	RDMA_GETTER(rdma, max_num_connections, max_num_connections);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_num_connections))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_num_connections = rdma->max_num_connections;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma,
                                                              uint8_t *rnr_retry_count)
 {
-	RDMA_GETTER(rdma, rnr_retry_count, rnr_retry_count);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(rnr_retry_count))
+		return DOCA_ERROR_INVALID_VALUE;
+	*rnr_retry_count = rdma->rnr_retry_count;
+	return DOCA_SUCCESS;
 }
 
 /* --- capabilities: the same for every softdoca device --- */
 
-#define CAP_VALUE(devinfo, out, value)    \
-	do {                              \
-		SDOCA_CHECK_ARG(devinfo); \
-		SDOCA_CHECK_ARG(out);     \
-		*(out) = (value);         \
-		return DOCA_SUCCESS;      \
-	} while (0)
-
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(
         const struct doca_devinfo *devinfo, uint32_t *max_recv_queue_size)
 {
-	CAP_VALUE(devinfo, max_recv_queue_size, RDMA_MAX_QUEUE_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_recv_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_recv_queue_size = RDMA_MAX_QUEUE_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(
         const struct doca_devinfo *devinfo, uint32_t *max_send_queue_size)
 {
-	CAP_VALUE(devinfo, max_send_queue_size, RDMA_MAX_QUEUE_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_send_queue_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_send_queue_size = RDMA_MAX_QUEUE_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_buf_list_len(
         const struct doca_devinfo *devinfo, uint32_t *max_send_buf_list_len)
 {
-	CAP_VALUE(devinfo, max_send_buf_list_len, RDMA_MAX_BUF_LIST_LEN);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_send_buf_list_len))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_send_buf_list_len = RDMA_MAX_BUF_LIST_LEN;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo, uint32_t *max_message_size)
 {
-	CAP_VALUE(devinfo, max_message_size, RDMA_MAX_MESSAGE_SIZE);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_message_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_message_size = RDMA_MAX_MESSAGE_SIZE;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid_table_size(const struct doca_devinfo *devinfo,
                                                                 uint32_t *gid_table_size)
 {
-	CAP_VALUE(devinfo, gid_table_size, devinfo->num_gids);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gid_table_size))
+		return DOCA_ERROR_INVALID_VALUE;
+	*gid_table_size = devinfo->num_gids;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(const struct doca_devinfo *devinfo,
                                                      uint32_t start_index, uint32_t num_entries,
                                                      struct doca_rdma_gid *gid_array)
 {
-	SDOCA_CHECK_ARG(devinfo);
-	SDOCA_CHECK_ARG(gid_array);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gid_array))
+		return DOCA_ERROR_INVALID_VALUE;
 	if ((uint64_t)start_index + num_entries > devinfo->num_gids)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_rdma_cap_get_gid: entries %u..%u asked, the table has %u",
-		           start_index, start_index + num_entries, devinfo->num_gids);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_rdma_cap_get_gid: entries %u..%u asked, the table has %u",
+		                  start_index, start_index + num_entries, devinfo->num_gids);
 	for (uint32_t i = 0; i < num_entries; i++)
 		memcpy(gid_array[i].raw, devinfo->gids[start_index + i].raw, DOCA_GID_BYTE_LENGTH);
 	return DOCA_SUCCESS;
@@ -447,7 +571,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(const struct doca_devinfo *
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
         const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type)
 {
-	SDOCA_CHECK_ARG(devinfo);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (transport_type == DOCA_RDMA_TRANSPORT_TYPE_RC)
 		return DOCA_SUCCESS;
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -457,7 +582,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
 DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
         const struct doca_devinfo *devinfo, uint32_t *max_num_connections)
 {
-	CAP_VALUE(devinfo, max_num_connections, RDMA_MAX_CONNECTIONS);
+	if (!sdoca_arg_valid(devinfo))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(max_num_connections))
+		return DOCA_ERROR_INVALID_VALUE;
+	*max_num_connections = RDMA_MAX_CONNECTIONS;
+	return DOCA_SUCCESS;
 }
 
 /* --- the GPU and DPA data paths --- */
@@ -465,7 +595,10 @@ DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
                                                         struct doca_gpu_dev_rdma **gpu_rdma)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(gpu_rdma);
-	SDOCA_NOT_SUPPORTED("softdoca has no GPU data path");
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(gpu_rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	SDOCA_LOG_NOT_SUPPORTED("softdoca has no GPU data path");
+	return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -277,7 +277,8 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 #define RDMA_CAP_SUPPORTED(fn)                                                \
 	DOCA_EXPERIMENTAL doca_error_t fn(const struct doca_devinfo *devinfo) \
 	{                                                                     \
-		SDOCA_CHECK_ARG(devinfo);                                     \
+		if (!sdoca_arg_valid(devinfo))                                \
+			return DOCA_ERROR_INVALID_VALUE;                      \
 		return DOCA_SUCCESS;                                          \
 	}
 
@@ -288,7 +289,8 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 		struct rdma_task *t_;                                                      \
 		doca_error_t st_;                                                          \
                                                                                            \
-		SDOCA_CHECK_ARG(task);                                                     \
+		if (!sdoca_arg_valid(task))                                                \
+			return DOCA_ERROR_INVALID_VALUE;                                   \
 		st_ = rdma_task_alloc(rdma, kind, user_data,                               \
 		                      &(const struct rdma_task_args){ __VA_ARGS__ }, &t_); \
 		if (st_ == DOCA_SUCCESS)                                                   \
@@ -353,12 +355,6 @@ doca_error_t rdma_conn_blob_check(const void *blob, size_t len, const uint8_t **
 void rdma_conn_abandon(struct doca_rdma_connection *conn);
 /* Checks a handle from outside for function fn: a live connection. */
 doca_error_t rdma_conn_check(const struct doca_rdma_connection *conn, const char *fn);
-#define RDMA_CHECK_CONN(conn)                                          \
-	do {                                                           \
-		doca_error_t check_ = rdma_conn_check(conn, __func__); \
-		if (check_ != DOCA_SUCCESS)                            \
-			return check_;                                 \
-	} while (0)
 /* The connection a DOCA 2.5 program means (it has exactly one). */
 struct doca_rdma_connection *rdma_implicit_connection(struct doca_rdma *rdma);
 /* Whether conn is a live connection of rdma (a handle from outside). */

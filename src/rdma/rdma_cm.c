@@ -80,20 +80,25 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_create(enum doca_rdma_addr_type ad
 	struct doca_rdma_addr *a;
 	size_t len;
 
-	SDOCA_CHECK_ARG(address);
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(address))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	memset(&ss, 0, sizeof(ss));
-	if (addr_type == DOCA_RDMA_ADDR_TYPE_GID)
-		SDOCA_NOT_SUPPORTED("GID addresses (InfiniBand) are not supported: a softdoca "
-		                    "device speaks IP; use DOCA_RDMA_ADDR_TYPE_IPv4 or IPv6");
+	if (addr_type == DOCA_RDMA_ADDR_TYPE_GID) {
+		SDOCA_LOG_NOT_SUPPORTED("GID addresses (InfiniBand) are not supported: a softdoca "
+		                        "device speaks IP; use DOCA_RDMA_ADDR_TYPE_IPv4 or IPv6");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (addr_type == DOCA_RDMA_ADDR_TYPE_IPv4) {
 		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 
 		in->sin_family = AF_INET;
 		in->sin_port = htons(port);
 		if (inet_pton(AF_INET, address, &in->sin_addr) != 1)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "doca_rdma_addr_create: '%s' is not an IPv4 address", address);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "doca_rdma_addr_create: '%s' is not an IPv4 address",
+			                  address);
 		len = sizeof(*in);
 	} else if (addr_type == DOCA_RDMA_ADDR_TYPE_IPv6) {
 		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
@@ -101,15 +106,16 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_create(enum doca_rdma_addr_type ad
 		in6->sin6_family = AF_INET6;
 		in6->sin6_port = htons(port);
 		if (inet_pton(AF_INET6, address, &in6->sin6_addr) != 1)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "doca_rdma_addr_create: '%s' is not an IPv6 address", address);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "doca_rdma_addr_create: '%s' is not an IPv6 address",
+			                  address);
 		len = sizeof(*in6);
 	} else {
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_rdma_addr_create: address type %d",
-		           (int)addr_type);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_rdma_addr_create: address type %d", (int)addr_type);
 	}
 	if (port == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_rdma_addr_create: port 0");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "doca_rdma_addr_create: port 0");
 	a = malloc(sizeof(*a));
 	if (!a)
 		return DOCA_ERROR_NO_MEMORY;
@@ -120,7 +126,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_create(enum doca_rdma_addr_type ad
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_destroy(struct doca_rdma_addr *addr)
 {
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	free(addr);
 	return DOCA_SUCCESS;
 }
@@ -129,10 +136,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_get_params(struct doca_rdma_addr *
                                                          enum doca_rdma_addr_type *addr_type,
                                                          const char **address, uint16_t *port)
 {
-	SDOCA_CHECK_ARG(addr);
-	SDOCA_CHECK_ARG(addr_type);
-	SDOCA_CHECK_ARG(address);
-	SDOCA_CHECK_ARG(port);
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr_type))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(address))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(port))
+		return DOCA_ERROR_INVALID_VALUE;
 	*addr_type = addr->type;
 	*address = addr->text;
 	*port = addr->port;
@@ -142,13 +153,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_get_params(struct doca_rdma_addr *
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_connection_get_addr(const struct doca_rdma_connection *conn, struct doca_rdma_addr **addr)
 {
-	RDMA_CHECK_CONN(conn);
-	SDOCA_CHECK_ARG(addr);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!conn->via_cm)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-		           "doca_rdma_connection_get_addr: connection %u was made out of band "
-		           "(doca_rdma_export/connect): it has no address",
-		           conn->index);
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_FOUND,
+		        "doca_rdma_connection_get_addr: connection %u was made out of band "
+		        "(doca_rdma_export/connect): it has no address",
+		        conn->index);
 	*addr = (struct doca_rdma_addr *)&conn->peer;
 	return DOCA_SUCCESS;
 }
@@ -157,9 +173,14 @@ DOCA_STABLE doca_error_t
 softdoca_rdma_connection_get_private_data(const struct doca_rdma_connection *rdma_connection,
                                           const void **private_data, uint8_t *private_data_len)
 {
-	RDMA_CHECK_CONN(rdma_connection);
-	SDOCA_CHECK_ARG(private_data);
-	SDOCA_CHECK_ARG(private_data_len);
+	doca_error_t status = rdma_conn_check(rdma_connection, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
+	if (!sdoca_arg_valid(private_data))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(private_data_len))
+		return DOCA_ERROR_INVALID_VALUE;
 	*private_data = rdma_connection->private_len ? rdma_connection->private_data : NULL;
 	*private_data_len = rdma_connection->private_len;
 	return DOCA_SUCCESS;
@@ -296,10 +317,11 @@ static doca_error_t listen_device(struct rdma_listener *l)
 		}
 	}
 	if (l->num_sockets == 0)
-		SDOCA_FAIL(first == DOCA_SUCCESS ? DOCA_ERROR_NOT_FOUND : first,
-		           "doca_rdma_start_listen_to_port: device %s has no IP address to listen "
-		           "on (SOFTDOCA_CM_LISTEN=any listens on every address of the host)",
-		           info->ibdev_name);
+		return sdoca_fail(
+		        first == DOCA_SUCCESS ? DOCA_ERROR_NOT_FOUND : first,
+		        "doca_rdma_start_listen_to_port: device %s has no IP address to listen "
+		        "on (SOFTDOCA_CM_LISTEN=any listens on every address of the host)",
+		        info->ibdev_name);
 	return DOCA_SUCCESS;
 }
 
@@ -323,19 +345,22 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *
 	struct rdma_listener *l;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!can_connect(rdma))
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_BAD_STATE,
 		        "doca_rdma_start_listen_to_port: the context must be STARTING or RUNNING");
 	if (!rdma->request_cb)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_start_listen_to_port: no connection request callback "
-		           "(doca_rdma_set_connection_state_callbacks before doca_ctx_start)");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_rdma_start_listen_to_port: no connection request callback "
+		        "(doca_rdma_set_connection_state_callbacks before doca_ctx_start)");
 	if (port == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "doca_rdma_start_listen_to_port: port 0");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_rdma_start_listen_to_port: port 0");
 	if (*find_listener(rdma, port))
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        DOCA_ERROR_IN_USE,
 		        "doca_rdma_start_listen_to_port: this context listens on port %u already",
 		        port);
@@ -381,12 +406,14 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_stop_listen_to_port(struct doca_rdma *r
 {
 	struct rdma_listener **link, *l;
 
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	link = find_listener(rdma, port);
 	if (!*link)
-		SDOCA_FAIL(DOCA_ERROR_NOT_FOUND,
-		           "doca_rdma_stop_listen_to_port: this context does not listen on port %u",
-		           port);
+		return sdoca_fail(
+		        DOCA_ERROR_NOT_FOUND,
+		        "doca_rdma_stop_listen_to_port: this context does not listen on port %u",
+		        port);
 	l = *link;
 	*link = l->next;
 	close_listener(l);
@@ -425,11 +452,13 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_accept(struct doca_rdma_conn
 	struct nic_cm_request *request;
 	doca_error_t status;
 
-	RDMA_CHECK_CONN(conn);
+	status = rdma_conn_check(conn, __func__);
+	if (status != DOCA_SUCCESS)
+		return status;
 	if (private_data_len && !private_data)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "doca_rdma_connection_accept: %u bytes of private data at NULL",
-		           private_data_len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "doca_rdma_connection_accept: %u bytes of private data at NULL",
+		                  private_data_len);
 	rdma = conn->rdma;
 	nic_lock(rdma->worker);
 	/* CONNECTING before the QP exists: the client's first message may come
@@ -437,10 +466,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_accept(struct doca_rdma_conn
 	request = take_request(conn, RDMA_CONN_CONNECTING);
 	nic_unlock(rdma->worker);
 	if (!request)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_connection_accept: connection %u is not a request waiting "
-		           "for an answer",
-		           conn->index);
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_rdma_connection_accept: connection %u is not a request waiting "
+		        "for an answer",
+		        conn->index);
 	status = rdma_conn_create_qp(conn);
 	if (status == DOCA_SUCCESS)
 		status = nic_qp_accept(conn->qp, request, private_data, private_data_len);
@@ -459,7 +489,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_reject(struct doca_rdma_conn
 	struct doca_rdma *rdma;
 	struct nic_cm_request *request;
 
-	RDMA_CHECK_CONN(conn);
+	doca_error_t status = rdma_conn_check(conn, __func__);
+
+	if (status != DOCA_SUCCESS)
+		return status;
 	rdma = conn->rdma;
 	nic_lock(rdma->worker);
 	request = take_request(conn, RDMA_CONN_FAILED);
@@ -467,10 +500,11 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_reject(struct doca_rdma_conn
 		rdma_conn_finish(conn);
 	nic_unlock(rdma->worker);
 	if (!request)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_connection_reject: connection %u is not a request waiting "
-		           "for an answer",
-		           conn->index);
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_rdma_connection_reject: connection %u is not a request waiting "
+		        "for an answer",
+		        conn->index);
 	nic_cm_reject(rdma->worker, request);
 	return DOCA_SUCCESS;
 }
@@ -484,15 +518,19 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma,
 	struct doca_rdma_connection *conn;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(addr);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(addr))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!can_connect(rdma))
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_connect_to_addr: the context must be STARTING or RUNNING");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_rdma_connect_to_addr: the context must be STARTING or RUNNING");
 	if (!rdma->isolated)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_connect_to_addr: no connection callbacks "
-		           "(doca_rdma_set_connection_state_callbacks before doca_ctx_start)");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_rdma_connect_to_addr: no connection callbacks "
+		        "(doca_rdma_set_connection_state_callbacks before doca_ctx_start)");
 	nic_lock(rdma->worker);
 	conn = rdma_conn_alloc(rdma, RDMA_CONN_CONNECTING);
 	if (conn) {
@@ -502,10 +540,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma,
 	}
 	nic_unlock(rdma->worker);
 	if (!conn)
-		SDOCA_FAIL(DOCA_ERROR_FULL,
-		           "doca_rdma_connect_to_addr: all %u connections are used "
-		           "(doca_rdma_set_max_num_connections)",
-		           rdma->max_num_connections);
+		return sdoca_fail(DOCA_ERROR_FULL,
+		                  "doca_rdma_connect_to_addr: all %u connections are used "
+		                  "(doca_rdma_set_max_num_connections)",
+		                  rdma->max_num_connections);
 	status = rdma_conn_create_qp(conn);
 	if (status == DOCA_SUCCESS)
 		status = nic_qp_connect_to(conn->qp, (const struct sockaddr *)addr->sockaddr,
@@ -524,10 +562,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_connection_state_callbacks(
         doca_rdma_connection_failure_cb_t failure_cb,
         doca_rdma_connection_disconnection_cb_t disconnect_cb)
 {
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "doca_rdma_set_connection_state_callbacks: the context is not IDLE");
+		return sdoca_fail(
+		        DOCA_ERROR_BAD_STATE,
+		        "doca_rdma_set_connection_state_callbacks: the context is not IDLE");
 	rdma->request_cb = request_cb;
 	rdma->established_cb = established_cb;
 	rdma->failure_cb = failure_cb;

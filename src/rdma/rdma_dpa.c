@@ -106,15 +106,17 @@ static doca_error_t why_fail(char *why, size_t len, doca_error_t err, const char
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
                                                         doca_dpa_dev_rdma_t *dpa_rdma)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(dpa_rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!rdma->ctx.dpa)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE,
-		           "%s: the context is not on the DPA data path "
-		           "(doca_ctx_set_datapath_on_dpa)",
-		           __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE,
+		                  "%s: the context is not on the DPA data path "
+		                  "(doca_ctx_set_datapath_on_dpa)",
+		                  __func__);
 	if (!rdma->dpa_path || rdma->dpa_handle == 0)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not started", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the context is not started", __func__);
 	*dpa_rdma = rdma->dpa_handle;
 	return DOCA_SUCCESS;
 }
@@ -122,10 +124,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma,
                                                                struct doca_dpa_completion *dpa_comp)
 {
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(dpa_comp);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(dpa_comp))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__);
 	/* The completion context's first member is its sink (core/dpa_sink.h). */
 	rdma_dpa_detach(rdma);
 	rdma->dpa_sink = (struct sdoca_cq_sink *)(void *)dpa_comp;
@@ -220,7 +224,7 @@ doca_error_t rdma_dpa_start(struct doca_rdma *rdma)
 	const char *flush = getenv("SOFTDOCA_DPA_FLUSH");
 
 	if (!path)
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "DPA data path: no memory");
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY, "DPA data path: no memory");
 	path->rdma = rdma;
 	path->num_send = rdma->send_queue_size;
 	path->num_recv = rdma->recv_queue_size;
@@ -234,8 +238,9 @@ doca_error_t rdma_dpa_start(struct doca_rdma *rdma)
 		free(path->unflushed);
 		free(path->conn_seq);
 		free(path);
-		SDOCA_FAIL(DOCA_ERROR_NO_MEMORY, "DPA data path: no memory for %u + %u slots",
-		           rdma->send_queue_size, rdma->recv_queue_size);
+		return sdoca_fail(DOCA_ERROR_NO_MEMORY,
+		                  "DPA data path: no memory for %u + %u slots",
+		                  rdma->send_queue_size, rdma->recv_queue_size);
 	}
 	pthread_mutex_init(&path->lock, NULL);
 	for (uint32_t i = path->num_send; i-- > 0;) {
@@ -264,8 +269,9 @@ doca_error_t rdma_dpa_start(struct doca_rdma *rdma)
 	pthread_rwlock_unlock(&handles.lock);
 	if (!rdma->dpa_handle) {
 		rdma_dpa_stopped(rdma);
-		SDOCA_FAIL(DOCA_ERROR_FULL, "DPA data path: %u contexts have DPA handles already",
-		           RDMA_HANDLE_SLOTS);
+		return sdoca_fail(DOCA_ERROR_FULL,
+		                  "DPA data path: %u contexts have DPA handles already",
+		                  RDMA_HANDLE_SLOTS);
 	}
 	/* No program thread progresses this worker: the service thread does,
 	 * and completions reach DPA threads through their completion context. */

@@ -170,7 +170,8 @@ static void batch_invoke(sdoca_generic_cb_t cb, struct doca_task *task, union do
 static doca_error_t check_op(enum softdoca_rdma_batch_op op, const char *fn)
 {
 	if ((unsigned int)op >= SOFTDOCA_RDMA_BATCH_OPS)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: unknown batch operation %d", fn, (int)op);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: unknown batch operation %d", fn,
+		                  (int)op);
 	return DOCA_SUCCESS;
 }
 
@@ -185,25 +186,26 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_rdma_task_batch_set_conf(
 	uint16_t max, old_max;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = check_op(op, __func__);
 	if (status != DOCA_SUCCESS)
 		return status;
 	if ((unsigned int)max_tasks_number > DOCA_TASK_BATCH_MAX_TASKS_NUMBER_128)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: unknown max_tasks_number %d", __func__,
-		           (int)max_tasks_number);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: unknown max_tasks_number %d",
+		                  __func__, (int)max_tasks_number);
 	if (num_task_batches == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: num_task_batches must be at least 1",
-		           __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: num_task_batches must be at least 1", __func__);
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
-		SDOCA_FAIL(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__);
+		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__);
 	bp = &rdma->batches[op];
 	if (bp->pool.allocated > 0)
-		SDOCA_FAIL(DOCA_ERROR_IN_USE, "%s: %u batch(es) are not freed", __func__,
-		           bp->pool.allocated);
+		return sdoca_fail(DOCA_ERROR_IN_USE, "%s: %u batch(es) are not freed", __func__,
+		                  bp->pool.allocated);
 	if (!success_cb || !error_cb)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: both completion callbacks are required",
-		           __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: both completion callbacks are required", __func__);
 	old_type = bp->type;
 	old_max = bp->max_tasks;
 	max = (uint16_t)(16u << max_tasks_number);
@@ -238,21 +240,27 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_rdma_task_batch_allocate(
 	uint8_t *base;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(rdma);
-	SDOCA_CHECK_ARG(src_array);
-	SDOCA_CHECK_ARG(task_user_data_array);
-	SDOCA_CHECK_ARG(task_batch);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(src_array))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(task_user_data_array))
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!sdoca_arg_valid(task_batch))
+		return DOCA_ERROR_INVALID_VALUE;
 	status = check_op(op, __func__);
 	if (status != DOCA_SUCCESS)
 		return status;
-	SDOCA_CHECK_ARG(dst_array || op == SOFTDOCA_RDMA_BATCH_SEND);
+	if (!sdoca_arg_valid(dst_array || op == SOFTDOCA_RDMA_BATCH_SEND))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (!rdma_conn_valid(rdma, conn))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: the connection is NULL or belongs to another context", __func__);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: the connection is NULL or belongs to another context",
+		                  __func__);
 	bp = &rdma->batches[op];
 	if (tasks_num == 0 || (bp->pool.objects && tasks_num > bp->max_tasks))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s: tasks_num must be 1..%u, not %u",
-		           __func__, bp->max_tasks, tasks_num);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: tasks_num must be 1..%u, not %u",
+		                  __func__, bp->max_tasks, tasks_num);
 	status = sdoca_task_alloc(&rdma->ctx, &bp->pool, task_batch_user_data, &task);
 	if (status != DOCA_SUCCESS)
 		return status;

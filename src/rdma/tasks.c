@@ -62,18 +62,20 @@ static SDOCA_ALWAYS_INLINE doca_error_t gather_data(const struct doca_buf *list,
 	wqe->num_sge = 0;
 	for (const struct doca_buf *b = list; b; b = b->next) {
 		if (wqe->num_sge == max)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "source list is longer than max_send_buf_list_len (%u)", max);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "source list is longer than max_send_buf_list_len (%u)",
+			                  max);
 		if (b->mmap->from_export)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "a local source buffer comes from a remote (imported) mmap");
+			return sdoca_fail(
+			        DOCA_ERROR_INVALID_VALUE,
+			        "a local source buffer comes from a remote (imported) mmap");
 		wqe->sge[wqe->num_sge++] = (struct xport_iov){ b->data, b->data_len };
 		total += b->data_len;
 	}
 	if (total > RDMA_MAX_MESSAGE_SIZE)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "message of %llu bytes exceeds the 2 GiB limit",
-		           (unsigned long long)total);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "message of %llu bytes exceeds the 2 GiB limit",
+		                  (unsigned long long)total);
 	wqe->length = total;
 	return DOCA_SUCCESS;
 }
@@ -88,15 +90,15 @@ static SDOCA_ALWAYS_INLINE doca_error_t scatter_room(struct doca_buf *list, uint
 	wqe->num_sge = 0;
 	for (struct doca_buf *b = list; b; b = b->next) {
 		if (wqe->num_sge == max)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "destination list is longer than allowed (%u)", max);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "destination list is longer than allowed (%u)", max);
 		if (b->mmap->from_export)
-			SDOCA_FAIL(
+			return sdoca_fail(
 			        DOCA_ERROR_INVALID_VALUE,
 			        "a local destination buffer comes from a remote (imported) mmap");
 		if (!(b->mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE))
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "a local destination buffer's mmap is read-only");
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "a local destination buffer's mmap is read-only");
 		wqe->sge[wqe->num_sge++] =
 		        (struct xport_iov){ b->data + b->data_len, sdoca_buf_tailroom(b) };
 		total += sdoca_buf_tailroom(b);
@@ -108,12 +110,13 @@ static SDOCA_ALWAYS_INLINE doca_error_t scatter_room(struct doca_buf *list, uint
 static SDOCA_ALWAYS_INLINE doca_error_t check_remote(const struct doca_buf *buf, const char *what)
 {
 	if (!buf->mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "the %s buffer must come from an mmap imported with "
-		           "doca_mmap_create_from_export",
-		           what);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "the %s buffer must come from an mmap imported with "
+		                  "doca_mmap_create_from_export",
+		                  what);
 	if (buf->next)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "the %s buffer must not be a list", what);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "the %s buffer must not be a list",
+		                  what);
 	return DOCA_SUCCESS;
 }
 
@@ -137,18 +140,18 @@ static doca_error_t build_write(struct rdma_task *t)
 		return status;
 	if (!dst) {
 		if (t->wqe.length > 0)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "write of %llu bytes with no destination",
-			           (unsigned long long)t->wqe.length);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "write of %llu bytes with no destination",
+			                  (unsigned long long)t->wqe.length);
 		return DOCA_SUCCESS;
 	}
 	status = check_remote(dst, "remote destination");
 	if (status != DOCA_SUCCESS)
 		return status;
 	if (t->wqe.length > sdoca_buf_tailroom(dst))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "write of %llu bytes into %zu free bytes of the remote buffer",
-		           (unsigned long long)t->wqe.length, sdoca_buf_tailroom(dst));
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "write of %llu bytes into %zu free bytes of the remote buffer",
+		                  (unsigned long long)t->wqe.length, sdoca_buf_tailroom(dst));
 	t->wqe.rkey = dst->mmap->key;
 	t->wqe.raddr = (uintptr_t)(dst->data + dst->data_len);
 	return DOCA_SUCCESS;
@@ -161,8 +164,8 @@ static doca_error_t build_read(struct rdma_task *t)
 
 	if (!src) {
 		if (t->args.dst)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "read with a destination but no source");
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "read with a destination but no source");
 		t->wqe.num_sge = 0;
 		t->wqe.length = 0;
 		return DOCA_SUCCESS;
@@ -186,16 +189,17 @@ static doca_error_t build_atomic(struct rdma_task *t)
 	doca_error_t status;
 
 	if (!dst || !result)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "atomics need a remote and a result buffer");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "atomics need a remote and a result buffer");
 	status = check_remote(dst, "remote destination");
 	if (status != DOCA_SUCCESS)
 		return status;
 	if ((size_t)(dst->head + dst->len - dst->data) < sizeof(uint64_t) ||
 	    (size_t)(result->head + result->len - result->data) < sizeof(uint64_t))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "atomics need 8 bytes from the data address of both buffers");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "atomics need 8 bytes from the data address of both buffers");
 	if (result->mmap->from_export)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "the result buffer must be local");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "the result buffer must be local");
 	/* The original value lands in the result buffer: it is the request's
 	 * one local buffer. */
 	t->wqe.sge[0] = (struct xport_iov){ result->data, sizeof(uint64_t) };
@@ -214,8 +218,8 @@ static doca_error_t target_event(struct rdma_task *t)
 	const struct doca_sync_event_remote_net *ev = t->args.event;
 
 	if (!ev)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s task has no remote sync event",
-		           t->type->base.name);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s task has no remote sync event",
+		                  t->type->base.name);
 	t->wqe.rkey = ev->key;
 	t->wqe.raddr = ev->addr;
 	return DOCA_SUCCESS;
@@ -229,9 +233,10 @@ static doca_error_t build_event_get_v205(struct rdma_task *t)
 	if (!dst || dst->mmap->from_export ||
 	    !(dst->mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) ||
 	    (size_t)(dst->head + dst->len - dst->data) < sizeof(uint64_t))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "remote sync-event get needs a local writable buffer with 8 bytes from "
-		           "its data address");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "remote sync-event get needs a local writable buffer with 8 bytes from "
+		        "its data address");
 	t->wqe.sge[0] = (struct xport_iov){ dst->data, sizeof(uint64_t) };
 	t->wqe.num_sge = 1;
 	t->wqe.length = sizeof(uint64_t);
@@ -249,10 +254,11 @@ static doca_error_t build_event_get(struct rdma_task *t)
 	if (status != DOCA_SUCCESS)
 		return status;
 	if (t->wqe.length < sizeof(uint64_t))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "remote sync-event get: the destination has %llu free bytes, the value "
-		           "needs 8",
-		           (unsigned long long)t->wqe.length);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "remote sync-event get: the destination has %llu free bytes, the value "
+		        "needs 8",
+		        (unsigned long long)t->wqe.length);
 	t->wqe.length = sizeof(uint64_t);
 	return target_event(t);
 }
@@ -269,17 +275,19 @@ static doca_error_t build_event_set(struct rdma_task *t)
 		size_t take = sizeof(bytes) - n < b->data_len ? sizeof(bytes) - n : b->data_len;
 
 		if (++bufs > max)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "source list is longer than max_send_buf_list_len (%u)", max);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "source list is longer than max_send_buf_list_len (%u)",
+			                  max);
 		if (b->mmap->from_export)
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "a local source buffer comes from a remote (imported) mmap");
+			return sdoca_fail(
+			        DOCA_ERROR_INVALID_VALUE,
+			        "a local source buffer comes from a remote (imported) mmap");
 		memcpy(bytes + n, b->data, take);
 		n += (uint32_t)take;
 	}
 	if (n == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "remote sync-event notify-set: the source has no data to set");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "remote sync-event notify-set: the source has no data to set");
 	memcpy(&value, bytes, sizeof(value));
 	t->wqe.compare_or_add = value;
 	t->wqe.length = n;
@@ -294,9 +302,10 @@ static doca_error_t build_event_add(struct rdma_task *t)
 
 	if (!result || result->mmap->from_export ||
 	    (size_t)(result->head + result->len - result->data) < sizeof(uint64_t))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "remote sync-event notify-add needs a local result buffer with 8 bytes "
-		           "from its data address");
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "remote sync-event notify-add needs a local result buffer with 8 bytes "
+		        "from its data address");
 	t->wqe.sge[0] = (struct xport_iov){ result->data, sizeof(uint64_t) };
 	t->wqe.num_sge = 1;
 	t->wqe.length = sizeof(uint64_t);
@@ -398,9 +407,9 @@ static doca_error_t submit_request(struct doca_task *task)
 
 	prepare(t);
 	if (!t->args.conn || !t->args.conn->qp)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "task has no connection, or its connection was disconnected (or "
-		           "belongs to a stopped context)");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "task has no connection, or its connection was disconnected (or "
+		                  "belongs to a stopped context)");
 	status = t->type->build(t);
 	if (status != DOCA_SUCCESS)
 		return status;
@@ -483,9 +492,9 @@ doca_error_t rdma_task_prepare(struct rdma_task *t, enum rdma_task_kind kind,
 	prepare(t);
 	t->wqe.done = done;
 	if (t->type->connected && (!t->args.conn || !t->args.conn->qp))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s: no connection, or its connection was disconnected",
-		           t->type->base.name);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s: no connection, or its connection was disconnected",
+		                  t->type->base.name);
 	return t->type->build(t);
 }
 
@@ -560,7 +569,8 @@ enum rdma_task_kind rdma_task_kind_of(const struct rdma_task *t)
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind,
                                 sdoca_generic_cb_t ok, sdoca_generic_cb_t err, uint32_t num_tasks)
 {
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_task_pool_configure(&rdma->ctx, &rdma->pools[kind], &types[kind].base, ok, err,
 	                                 num_tasks);
 }
@@ -574,11 +584,12 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
 	struct rdma_task *t;
 	doca_error_t status;
 
-	SDOCA_CHECK_ARG(rdma);
+	if (!sdoca_arg_valid(rdma))
+		return DOCA_ERROR_INVALID_VALUE;
 	if (type->connected && !rdma_conn_valid(rdma, args->conn))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "%s task: the connection is NULL or belongs to another context",
-		           type->base.name);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "%s task: the connection is NULL or belongs to another context",
+		                  type->base.name);
 	status = sdoca_task_alloc(&rdma->ctx, &rdma->pools[kind], user_data, &task);
 	if (status != DOCA_SUCCESS)
 		return status;

@@ -116,8 +116,8 @@ static doca_error_t mode_from_env(enum mode *mode)
 	else if (strcmp(env, "tcp") == 0)
 		*mode = MODE_TCP;
 	else
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "SOFTDOCA_TRANSPORT=%s: expected auto, shm or tcp", env);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "SOFTDOCA_TRANSPORT=%s: expected auto, shm or tcp", env);
 	return DOCA_SUCCESS;
 }
 
@@ -126,8 +126,8 @@ static doca_error_t modify(ucp_config_t *config, const char *name, const char *v
 	ucs_status_t status = ucp_config_modify(config, name, value);
 
 	if (status != UCS_OK)
-		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX refused %s=%s: %s", name, value,
-		           ucs_status_string(status));
+		return sdoca_fail(DOCA_ERROR_INITIALIZATION, "UCX refused %s=%s: %s", name, value,
+		                  ucs_status_string(status));
 	return DOCA_SUCCESS;
 }
 
@@ -212,8 +212,8 @@ static doca_error_t context_get(const char *ifname, enum mode mode, struct conte
 	if (st != UCS_OK) {
 		free(c);
 		pthread_mutex_unlock(&global.lock);
-		SDOCA_FAIL(DOCA_ERROR_INITIALIZATION, "UCX configuration: %s",
-		           ucs_status_string(st));
+		return sdoca_fail(DOCA_ERROR_INITIALIZATION, "UCX configuration: %s",
+		                  ucs_status_string(st));
 	}
 	status = configure(config, ifname, mode);
 	if (status == DOCA_SUCCESS) {
@@ -552,11 +552,12 @@ doca_error_t ucx_ep_connect(struct ucx_ep *e, const void *addr, size_t len)
 	/* The segment its address names is gone: the peer process exited (a
 	 * server that died right after accepting), not a transport mismatch. */
 	if (st == UCS_ERR_SHMEM_SEGMENT)
-		SDOCA_FAIL(DOCA_ERROR_CONNECTION_RESET,
-		           "cannot reach the peer: its shared memory segment is gone - the peer "
-		           "process has exited (or is exiting) since it sent its address");
+		return sdoca_fail(
+		        DOCA_ERROR_CONNECTION_RESET,
+		        "cannot reach the peer: its shared memory segment is gone - the peer "
+		        "process has exited (or is exiting) since it sent its address");
 	if (st != UCS_OK)
-		SDOCA_FAIL(
+		return sdoca_fail(
 		        st == UCS_ERR_UNREACHABLE ? DOCA_ERROR_NOT_CONNECTED
 		                                  : DOCA_ERROR_CONNECTION_RESET,
 		        "cannot reach the peer's transport address: %s (is SOFTDOCA_TRANSPORT the "

@@ -248,16 +248,18 @@ doca_error_t xport_address_check(const void *ours, size_t ours_len, const void *
 	const char *why;
 
 	if (peer_len == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "the peer's transport address is empty");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "the peer's transport address is empty");
 	if (ours_len == 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "this worker has no transport address");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "this worker has no transport address");
 	if ((((const uint8_t *)peer)[0] & HDR_VERSION_MASK) !=
 	    (((const uint8_t *)ours)[0] & HDR_VERSION_MASK))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "the peer's transport address has UCX address format %u, this UCX "
-		           "packs %u",
-		           ((const uint8_t *)peer)[0] & HDR_VERSION_MASK,
-		           ((const uint8_t *)ours)[0] & HDR_VERSION_MASK);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "the peer's transport address has UCX address format %u, this UCX "
+		        "packs %u",
+		        ((const uint8_t *)peer)[0] & HDR_VERSION_MASK,
+		        ((const uint8_t *)ours)[0] & HDR_VERSION_MASK);
 	if ((why = parse(ours, ours_len, &own))) {
 		SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING,
 		               "this UCX packs worker addresses in a layout softdoca does not "
@@ -266,18 +268,19 @@ doca_error_t xport_address_check(const void *ours, size_t ours_len, const void *
 		return DOCA_SUCCESS;
 	}
 	if ((why = parse(peer, peer_len, &theirs)))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "the peer's transport address is malformed: %s", why);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+		                  "the peer's transport address is malformed: %s", why);
 	if (theirs.header != own.header)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-		           "the peer's transport address has header 0x%02x, this UCX packs 0x%02x",
-		           theirs.header, own.header);
+		return sdoca_fail(
+		        DOCA_ERROR_INVALID_VALUE,
+		        "the peer's transport address has header 0x%02x, this UCX packs 0x%02x",
+		        theirs.header, own.header);
 	for (unsigned int i = 0; i < theirs.n; i++) {
 		const struct tl_entry *mine = find(&own, theirs.tl[i].csum);
 
 		if (mine && (why = check_known_tl(&theirs.tl[i], mine)))
-			SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE,
-			           "the peer's transport address is malformed: %s", why);
+			return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
+			                  "the peer's transport address is malformed: %s", why);
 	}
 	return DOCA_SUCCESS;
 }

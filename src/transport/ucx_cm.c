@@ -164,8 +164,8 @@ static doca_error_t watch(struct ucx_worker *w, struct watched *x, int fd,
 	                                 events | UCS_EVENT_SET_EDGE_TRIGGERED, on_ready, x, NULL);
 
 	if (st != UCS_OK)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "cannot watch a socket: %s",
-		           ucs_status_string(st));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "cannot watch a socket: %s",
+		                  ucs_status_string(st));
 	return DOCA_SUCCESS;
 }
 
@@ -555,11 +555,12 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
 	int one = 1, defer_s = DEFER_ACCEPT_S, fd, err;
 
 	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "listen: not an IPv4 or IPv6 address");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "listen: not an IPv4 or IPv6 address");
 	xport_sockaddr_str(addr, where, sizeof(where));
 	fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "listen on %s: %s", where, strerror(errno));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "listen on %s: %s", where,
+		                  strerror(errno));
 	/* Again at once after connections closed (TIME_WAIT); a port another
 	 * socket listens on stays refused. One family per listener. */
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
@@ -570,11 +571,13 @@ doca_error_t ucx_cm_listen(struct xport_worker *worker, const struct sockaddr *a
 		err = errno;
 		close(fd);
 		if (err == EADDRINUSE)
-			SDOCA_FAIL(DOCA_ERROR_IN_USE, "cannot listen on %s: port %u is in use",
-			           where, xport_sockaddr_port(addr));
-		SDOCA_FAIL(err == EADDRNOTAVAIL || err == EINVAL ? DOCA_ERROR_INVALID_VALUE
-		                                                 : DOCA_ERROR_OPERATING_SYSTEM,
-		           "cannot listen on %s: %s", where, strerror(err));
+			return sdoca_fail(DOCA_ERROR_IN_USE,
+			                  "cannot listen on %s: port %u is in use", where,
+			                  xport_sockaddr_port(addr));
+		return sdoca_fail(err == EADDRNOTAVAIL || err == EINVAL
+		                          ? DOCA_ERROR_INVALID_VALUE
+		                          : DOCA_ERROR_OPERATING_SYSTEM,
+		                  "cannot listen on %s: %s", where, strerror(err));
 	}
 	/* Silent peers wait in the kernel, not here (see the top). */
 	setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer_s, sizeof(defer_s));
@@ -673,12 +676,13 @@ doca_error_t ucx_cm_connect(struct xport_worker *worker, const struct sockaddr *
 	int fd;
 
 	if (addr->sa_family != AF_INET && addr->sa_family != AF_INET6)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connect: not an IPv4 or IPv6 address");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "connect: not an IPv4 or IPv6 address");
 	if (len > XPORT_CONN_DATA_MAX)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "connect: %zu bytes of connection data", len);
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "connect: %zu bytes of connection data",
+		                  len);
 	fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		SDOCA_FAIL(DOCA_ERROR_OPERATING_SYSTEM, "connect: %s", strerror(errno));
+		return sdoca_fail(DOCA_ERROR_OPERATING_SYSTEM, "connect: %s", strerror(errno));
 	e = ucx_ep_new(w, on_error, arg);
 	c = e ? conn_new(w, fd) : NULL;
 	if (!c ||

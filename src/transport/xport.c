@@ -114,14 +114,15 @@ doca_error_t xport_sockaddr(int family, const char *host, uint16_t port,
 	int rc;
 
 	if (!host || (family != AF_INET && family != AF_INET6 && family != AF_UNSPEC))
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "not an IPv4 or IPv6 address");
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "not an IPv4 or IPv6 address");
 	rc = getaddrinfo(host, NULL, &hints, &found);
 	if (rc != 0)
-		SDOCA_FAIL(DOCA_ERROR_INVALID_VALUE, "%s is not a numeric %s address: %s", host,
-		           family == AF_INET    ? "IPv4"
-		           : family == AF_INET6 ? "IPv6"
-		                                : "IP",
-		           gai_strerror(rc));
+		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s is not a numeric %s address: %s",
+		                  host,
+		                  family == AF_INET    ? "IPv4"
+		                  : family == AF_INET6 ? "IPv6"
+		                                       : "IP",
+		                  gai_strerror(rc));
 	memset(addr, 0, sizeof(*addr));
 	memcpy(addr, found->ai_addr, found->ai_addrlen);
 	*addr_len = found->ai_addrlen;

@@ -39,12 +39,12 @@ def sources(src_dir):
 
 
 def unsupported_markers(src_dir):
-    """SDOCA_NOT_SUPPORTED and the macros built on it (e.g. one per family of
-    functions that take an object that cannot exist)."""
-    markers = {"SDOCA_NOT_SUPPORTED"}
+    """SDOCA_LOG_NOT_SUPPORTED and the macros built on it (e.g. one per family
+    of functions that take an object that cannot exist)."""
+    markers = {"SDOCA_LOG_NOT_SUPPORTED"}
     for _, text in sources(src_dir):
         for m in MACRO.finditer(text):
-            if "SDOCA_NOT_SUPPORTED" in m.group(2) and m.group(1) != "SDOCA_NOT_SUPPORTED":
+            if "SDOCA_LOG_NOT_SUPPORTED" in m.group(2) and m.group(1) != "SDOCA_LOG_NOT_SUPPORTED":
                 markers.add(m.group(1))
     return markers
 
@@ -92,8 +92,9 @@ def status_of(body, markers):
     statements = [s.strip() for s in re.split(r";\s*\n", body) if s.strip()]
     if not any(unsupported(s) for s in statements):
         return "supported"
-    rest = [s for s in statements if not s.startswith(("(void)", "SDOCA_CHECK_ARG"))
-            and not unsupported(s)]
+    # The argument checks and the return that follows the "not supported" note.
+    rest = [s for s in statements if not s.startswith(("(void)", "if (!sdoca_arg_valid("))
+            and s != "return DOCA_ERROR_NOT_SUPPORTED" and not unsupported(s)]
     return "partial" if rest else "not supported"
 
 
