@@ -1,5 +1,5 @@
 /*
- * One direction per socket event for UCX's TCP transport (a UCX 1.13 defect).
+ * Both directions of a socket event, safely, for UCX's TCP transport (a UCX 1.13 defect).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
@@ -11,14 +11,16 @@
  * in a resumed target: bench/RESULTS.md, "A resumed peer over TCP"). UCX's
  * current source has the same handler.
  *
- * libuct reaches ucs_event_set_wait through the dynamic linker, and this
- * library is searched before libucs, so this definition is the one libuct
- * calls. It hands libuct's handlers one direction of an event that has both,
- * alternating, so nothing runs after a handler that may have freed its
- * endpoint; UCX's TCP sockets are level-triggered, so the other direction is
- * reported again by the next wait while the endpoint still wants it. Every
- * other handler (UCX's async thread, an application's) gets its events as
- * they came.
+ * libuct reaches ucs_event_set_wait and ucs_event_set_del through the dynamic
+ * linker, and this library is searched before libucs, so these definitions
+ * are the ones libuct calls. An event with both directions reaches libuct's
+ * handler in two calls, read first; the write call is left out when this
+ * thread removed a socket from an event set since the wait began, which every
+ * endpoint destruction does (and nothing in steady traffic: a write wait comes
+ * and goes by ucs_event_set_mod). UCX's TCP sockets are level-triggered, so a
+ * write left out is reported again by the next wait while the endpoint still
+ * wants it. Every other handler (UCX's async thread, an application's) gets
+ * its events as they came.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -29,21 +31,44 @@
 #include <ucs/sys/event_set.h>
 
 #include "core/compiler.h"
+#include "core/sdk_log.h"
 #include "transport/ucx_tcp_events.h"
+
+SDOCA_LOG_MODULE(ucx_tcp_events);
 
 _Static_assert(sizeof(ucs_event_set_types_t) == sizeof(uint8_t),
                "ucx_tcp_events.h passes UCX's event bits as uint8_t");
+_Static_assert(__builtin_types_compatible_p(ucs_event_set_handler_t, ucx_event_handler_fn),
+               "ucx_tcp_events.h's handler is UCX's");
 
 typedef ucs_status_t (*event_set_wait_fn)(ucs_sys_event_set_t *, unsigned *, int,
                                           ucs_event_set_handler_t, void *);
+typedef ucs_status_t (*event_set_del_fn)(ucs_sys_event_set_t *, int);
 
-uint8_t ucx_one_direction(uint8_t events, unsigned *turn)
+/* Sockets this thread removed from event sets: a handler that destroyed
+ * an endpoint did. */
+static _Thread_local unsigned long removals;
+
+unsigned long ucx_event_removals(void)
 {
-	const ucs_event_set_types_t both = UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVWRITE;
+	return removals;
+}
 
-	if ((events & both) != both)
-		return events;
-	return (uint8_t)(events & ~((*turn)++ % 2 ? UCS_EVENT_SET_EVREAD : UCS_EVENT_SET_EVWRITE));
+void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_t events, void *arg,
+                       unsigned long removals_at_wait)
+{
+	const uint8_t both = UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVWRITE;
+
+	if ((events & both) != both) {
+		handler(callback_data, events, arg);
+		return;
+	}
+	handler(callback_data, (uint8_t)(events & ~UCS_EVENT_SET_EVWRITE), arg);
+	if (removals == removals_at_wait)
+		handler(callback_data, UCS_EVENT_SET_EVWRITE, arg);
+	else
+		SDOCA_DBG("a socket was removed since the wait began: its write event waits "
+		          "for the next one");
 }
 
 static bool file_is_libuct(ucs_event_set_handler_t handler)
@@ -94,34 +119,51 @@ static bool in_libuct(ucs_event_set_handler_t handler)
 	return uct;
 }
 
-struct one_direction_call {
+struct libuct_call {
 	ucs_event_set_handler_t handler;
 	void *arg;
+	unsigned long removals_at_wait;
 };
 
-static void deliver_one_direction(void *callback_data, ucs_event_set_types_t events, void *arg)
+static void deliver_to_libuct(void *callback_data, ucs_event_set_types_t events, void *arg)
 {
-	static _Thread_local unsigned turn;
-	const struct one_direction_call *call = arg;
+	const struct libuct_call *call = arg;
 
-	call->handler(callback_data, ucx_one_direction(events, &turn), call->arg);
+	ucx_deliver_event(call->handler, callback_data, events, call->arg, call->removals_at_wait);
+}
+
+/* libucs's definition of name, found once. */
+static void *next_definition(void *_Atomic *cache, const char *name)
+{
+	void *fn = atomic_load_explicit(cache, memory_order_acquire);
+
+	if (!fn) {
+		fn = dlsym(RTLD_NEXT, name);
+		atomic_store_explicit(cache, fn, memory_order_release);
+	}
+	return fn;
 }
 
 SDOCA_EXPORT ucs_status_t ucs_event_set_wait(ucs_sys_event_set_t *event_set, unsigned *num_events,
                                              int timeout_ms, ucs_event_set_handler_t handler,
                                              void *arg)
 {
-	static _Atomic(event_set_wait_fn) next;
-	event_set_wait_fn wait = atomic_load_explicit(&next, memory_order_acquire);
-	struct one_direction_call call = { handler, arg };
+	static void *_Atomic next;
+	event_set_wait_fn wait = (event_set_wait_fn)(uintptr_t)next_definition(&next, __func__);
+	struct libuct_call call = { handler, arg, removals };
 
-	if (!wait) {
-		wait = (event_set_wait_fn)(uintptr_t)dlsym(RTLD_NEXT, "ucs_event_set_wait");
-		if (!wait) /* not reachable: libucs is this library's dependency */
-			return UCS_ERR_UNSUPPORTED;
-		atomic_store_explicit(&next, wait, memory_order_release);
-	}
+	if (!wait) /* not reachable: libucs is this library's dependency */
+		return UCS_ERR_UNSUPPORTED;
 	if (!handler || !in_libuct(handler))
 		return wait(event_set, num_events, timeout_ms, handler, arg);
-	return wait(event_set, num_events, timeout_ms, deliver_one_direction, &call);
+	return wait(event_set, num_events, timeout_ms, deliver_to_libuct, &call);
+}
+
+SDOCA_EXPORT ucs_status_t ucs_event_set_del(ucs_sys_event_set_t *event_set, int fd)
+{
+	static void *_Atomic next;
+	event_set_del_fn del = (event_set_del_fn)(uintptr_t)next_definition(&next, __func__);
+
+	removals++;
+	return del ? del(event_set, fd) : UCS_ERR_UNSUPPORTED;
 }

@@ -1,5 +1,5 @@
 /*
- * One direction per socket event for UCX's TCP transport (ucx_tcp_events.c).
+ * Both directions of a socket event, safely, for UCX's TCP transport (ucx_tcp_events.c).
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -8,9 +8,19 @@
 
 #include <stdint.h>
 
-/* The events of one socket event to hand a handler: both read and write
- * become one of them, by turn (*turn counts); anything else is unchanged.
- * events and the result are UCX's ucs_event_set_types_t. */
-uint8_t ucx_one_direction(uint8_t events, unsigned *turn);
+/* UCX's event handler type (ucs_event_set_handler_t; events are UCX's
+ * ucs_event_set_types_t bits). */
+typedef void (*ucx_event_handler_fn)(void *callback_data, uint8_t events, void *arg);
+
+/* Hands one socket event to a libuct handler: an event with both directions
+ * as two calls, read first, and the write one only if this thread removed
+ * no socket from an event set since removals_at_wait (the read handler may
+ * have destroyed the endpoint). */
+void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_t events, void *arg,
+                       unsigned long removals_at_wait);
+
+/* How many sockets this thread has removed from event sets (through
+ * ucs_event_set_del, which every endpoint destruction calls). */
+unsigned long ucx_event_removals(void);
 
 #endif
