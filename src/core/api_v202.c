@@ -182,13 +182,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_export_dpu(struct doca_mmap *mmap,
                                                     const void **export_desc,
                                                     size_t *export_desc_len)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(export_desc))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(export_desc_len))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(export_desc) ||
+	    !sdoca_arg_valid(export_desc_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED("there is no DPU to share memory with; use doca_mmap_export_rdma");
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -230,11 +225,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_list_create(struct doca_dev *dev
                                                             uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev_list_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(nb_devs_rep))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(dev_list_rep) ||
+	    !sdoca_arg_valid(nb_devs_rep))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -251,11 +243,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_list_destroy(struct doca_devinfo
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_is_pci_addr_equal(
         const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
 {
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pci_addr_str))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_equal))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(pci_addr_str) ||
+	    !sdoca_arg_valid(is_equal))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;

@@ -83,9 +83,7 @@ DOCA_STABLE doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *r
 
 DOCA_STABLE doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcount)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(refcount))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(refcount))
 		return DOCA_ERROR_INVALID_VALUE;
 	*refcount = buf->is_head ? buf->refcount : 1;
 	return DOCA_SUCCESS;
@@ -93,9 +91,7 @@ DOCA_STABLE doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint1
 
 DOCA_STABLE doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *len)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(len))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(len))
 		return DOCA_ERROR_INVALID_VALUE;
 	*len = buf->len;
 	return DOCA_SUCCESS;
@@ -103,9 +99,7 @@ DOCA_STABLE doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *le
 
 DOCA_STABLE doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **head)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(head))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(head))
 		return DOCA_ERROR_INVALID_VALUE;
 	*head = buf->head;
 	return DOCA_SUCCESS;
@@ -113,9 +107,7 @@ DOCA_STABLE doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **he
 
 DOCA_STABLE doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_t *data_len)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data_len))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(data_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	*data_len = buf->data_len;
 	return DOCA_SUCCESS;
@@ -123,9 +115,7 @@ DOCA_STABLE doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_
 
 DOCA_STABLE doca_error_t doca_buf_get_data(const struct doca_buf *buf, void **data)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(data))
 		return DOCA_ERROR_INVALID_VALUE;
 	*data = buf->data;
 	return DOCA_SUCCESS;
@@ -141,9 +131,7 @@ static bool data_fits(const struct doca_buf *buf, uintptr_t data, size_t data_le
 
 DOCA_STABLE doca_error_t doca_buf_set_data(struct doca_buf *buf, void *data, size_t data_len)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(data))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!data_fits(buf, (uintptr_t)data, data_len))
 		return sdoca_fail(
@@ -179,9 +167,7 @@ DOCA_STABLE doca_error_t doca_buf_reset_data_len(struct doca_buf *buf)
 
 DOCA_STABLE doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **next_buf)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(next_buf))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(next_buf))
 		return DOCA_ERROR_INVALID_VALUE;
 	*next_buf = buf->next;
 	return DOCA_SUCCESS;
@@ -189,9 +175,7 @@ DOCA_STABLE doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct 
 
 DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **last_buf)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(last_buf))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(last_buf))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (buf->is_head) {
 		*last_buf = buf->tail;
@@ -205,9 +189,7 @@ DOCA_STABLE doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct 
 
 DOCA_STABLE doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_last)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_last))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(is_last))
 		return DOCA_ERROR_INVALID_VALUE;
 	*is_last = buf->next == NULL;
 	return DOCA_SUCCESS;
@@ -215,9 +197,7 @@ DOCA_STABLE doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, ui
 
 DOCA_STABLE doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_first)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_first))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(is_first))
 		return DOCA_ERROR_INVALID_VALUE;
 	*is_first = buf->is_head;
 	return DOCA_SUCCESS;
@@ -225,9 +205,7 @@ DOCA_STABLE doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, u
 
 DOCA_STABLE doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_in_list))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(is_in_list))
 		return DOCA_ERROR_INVALID_VALUE;
 	*is_in_list = !buf->is_head || buf->list_len > 1;
 	return DOCA_SUCCESS;
@@ -235,9 +213,7 @@ DOCA_STABLE doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t
 
 DOCA_STABLE doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_elements)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_elements))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(num_elements))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!is_head(buf, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;
@@ -269,9 +245,7 @@ static doca_error_t chain(struct doca_buf *head, struct doca_buf *tail, struct d
 
 DOCA_STABLE doca_error_t doca_buf_chain_list(struct doca_buf *list1, struct doca_buf *list2)
 {
-	if (!sdoca_arg_valid(list1))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(list2))
+	if (!sdoca_arg_valid(list1) || !sdoca_arg_valid(list2))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!is_head(list1, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;
@@ -282,11 +256,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_h
                                                         struct doca_buf *list1_tail,
                                                         struct doca_buf *list2)
 {
-	if (!sdoca_arg_valid(list1_head))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(list1_tail))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(list2))
+	if (!sdoca_arg_valid(list1_head) || !sdoca_arg_valid(list1_tail) || !sdoca_arg_valid(list2))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!is_head(list1_head, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;
@@ -303,9 +273,7 @@ DOCA_STABLE doca_error_t doca_buf_unchain_list(struct doca_buf *list1, struct do
 	struct doca_buf *prev = NULL;
 	uint32_t before = 0;
 
-	if (!sdoca_arg_valid(list1))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(list2))
+	if (!sdoca_arg_valid(list1) || !sdoca_arg_valid(list2))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!is_head(list1, __func__))
 		return DOCA_ERROR_NOT_PERMITTED;

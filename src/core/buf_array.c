@@ -44,9 +44,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_
 {
 	struct doca_buf_arr *arr;
 
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_elem > 0))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(num_elem > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	arr = calloc(1, sizeof(*arr));
 	if (!arr)
@@ -69,9 +67,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr,
                                                            struct doca_dpa *dpa_handler)
 {
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_handler))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(dpa_handler))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_arr->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array is started", __func__);
@@ -83,11 +79,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_
                                                        struct doca_mmap *mmap, size_t elem_size,
                                                        uint64_t start_offset)
 {
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(elem_size > 0))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(mmap) || !sdoca_arg_valid(elem_size > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_arr->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -225,9 +217,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf
 DOCA_EXPERIMENTAL doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr,
                                                            doca_dpa_dev_buf_arr_t *dpa_buf_arr)
 {
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_buf_arr))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(dpa_buf_arr))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->dpa)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA",
@@ -268,11 +258,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca
                                                                      size_t size, uint32_t num_elem,
                                                                      uint32_t start_offset)
 {
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size > 0))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_elem > 0))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(size > 0) ||
+	    !sdoca_arg_valid(num_elem > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->mmap)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -287,9 +274,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_set_params(struct doca
 DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
         const struct doca_buf_arr *buf_arr, struct doca_dpa_dev_buf_arr **dpa_buf_arr)
 {
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_buf_arr))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(dpa_buf_arr))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->dpa)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the array's target is not a DPA",
@@ -303,9 +288,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_buf_arr_get_dpa_handle(
 DOCA_STABLE doca_error_t softdoca_buf_arr_get_elem(const struct doca_buf_arr *buf_arr,
                                                    uint64_t index, void **addr, size_t *len)
 {
-	if (!sdoca_arg_valid(buf_arr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr))
+	if (!sdoca_arg_valid(buf_arr) || !sdoca_arg_valid(addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_arr->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,

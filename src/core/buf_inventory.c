@@ -62,9 +62,7 @@ DOCA_STABLE doca_error_t doca_buf_inventory_create(size_t num_elements,
 	struct doca_buf_inventory *inv;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(inventory))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_elements > 0))
+	if (!sdoca_arg_valid(inventory) || !sdoca_arg_valid(num_elements > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	inv = calloc(1, sizeof(*inv));
 	if (!inv)
@@ -162,13 +160,8 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inve
 	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(inventory))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr))
+	if (!sdoca_arg_valid(inventory) || !sdoca_arg_valid(mmap) || !sdoca_arg_valid(buf) ||
+	    !sdoca_arg_valid(addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	status = check_usable(inventory, mmap);
 	if (status != DOCA_SUCCESS)
@@ -190,9 +183,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_args(struct doca_
 {
 	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
 
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf->is_head || buf->refcount != 1 || buf->list_len != 1 || buf->pool_element)
 		return sdoca_fail(
@@ -225,11 +216,7 @@ DOCA_STABLE doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *i
 	struct doca_buf *copy = NULL;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(inventory))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(src_buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dst_buf))
+	if (!sdoca_arg_valid(inventory) || !sdoca_arg_valid(src_buf) || !sdoca_arg_valid(dst_buf))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!src_buf->is_head)
 		return sdoca_fail(
@@ -276,9 +263,7 @@ DOCA_STABLE doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_invent
 DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(
         const struct doca_buf_inventory *inventory, uint32_t *num_of_elements)
 {
-	if (!sdoca_arg_valid(inventory))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_of_elements))
+	if (!sdoca_arg_valid(inventory) || !sdoca_arg_valid(num_of_elements))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_elements = (uint32_t)inventory->num_elements;
 	return DOCA_SUCCESS;
@@ -287,9 +272,7 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(
 DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(
         const struct doca_buf_inventory *inventory, uint32_t *num_of_free_elements)
 {
-	if (!sdoca_arg_valid(inventory))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_of_free_elements))
+	if (!sdoca_arg_valid(inventory) || !sdoca_arg_valid(num_of_free_elements))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_free_elements = (uint32_t)inventory->num_free;
 	return DOCA_SUCCESS;
@@ -298,9 +281,7 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(
 DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(
         const struct doca_buf_inventory *inventory, union doca_data *user_data)
 {
-	if (!sdoca_arg_valid(inventory))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(user_data))
+	if (!sdoca_arg_valid(inventory) || !sdoca_arg_valid(user_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = inventory->user_data;
 	return DOCA_SUCCESS;

@@ -28,13 +28,9 @@ DOCA_STABLE doca_error_t doca_buf_pool_create(size_t num_elements, size_t elemen
 {
 	struct doca_buf_pool *pool;
 
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_elements > 0 && num_elements <= UINT32_MAX))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(element_size > 0))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(buf_pool) ||
+	    !sdoca_arg_valid(num_elements > 0 && num_elements <= UINT32_MAX) ||
+	    !sdoca_arg_valid(element_size > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	pool = calloc(1, sizeof(*pool));
 	if (!pool)
@@ -120,9 +116,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool,
 {
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf))
+	if (!sdoca_arg_valid(buf_pool) || !sdoca_arg_valid(buf))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!buf_pool->inv.started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -145,9 +139,8 @@ DOCA_STABLE doca_error_t doca_buf_pool_set_user_data(struct doca_buf_pool *buf_p
 DOCA_STABLE doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_pool *buf_pool,
                                                              size_t element_alignment)
 {
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(element_alignment > 0 &&
+	if (!sdoca_arg_valid(buf_pool) ||
+	    !sdoca_arg_valid(element_alignment > 0 &&
 	                     (element_alignment & (element_alignment - 1)) == 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (buf_pool->carved)
@@ -160,9 +153,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_poo
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_pool *buf_pool,
                                                         uint32_t *num_of_elements)
 {
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_of_elements))
+	if (!sdoca_arg_valid(buf_pool) || !sdoca_arg_valid(num_of_elements))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_elements = (uint32_t)buf_pool->num_elements;
 	return DOCA_SUCCESS;
@@ -171,9 +162,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_po
 DOCA_STABLE doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_buf_pool *buf_pool,
                                                              uint32_t *num_of_free_elements)
 {
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_of_free_elements))
+	if (!sdoca_arg_valid(buf_pool) || !sdoca_arg_valid(num_of_free_elements))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_of_free_elements =
 	        (uint32_t)(buf_pool->carved ? buf_pool->inv.num_free : buf_pool->num_elements);
@@ -183,9 +172,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_b
 DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool *buf_pool,
                                                      union doca_data *user_data)
 {
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(user_data))
+	if (!sdoca_arg_valid(buf_pool) || !sdoca_arg_valid(user_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = buf_pool->inv.user_data;
 	return DOCA_SUCCESS;
@@ -194,9 +181,7 @@ DOCA_STABLE doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool 
 DOCA_STABLE doca_error_t doca_buf_pool_get_element_alignment(const struct doca_buf_pool *buf_pool,
                                                              size_t *element_alignment)
 {
-	if (!sdoca_arg_valid(buf_pool))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(element_alignment))
+	if (!sdoca_arg_valid(buf_pool) || !sdoca_arg_valid(element_alignment))
 		return DOCA_ERROR_INVALID_VALUE;
 	*element_alignment = buf_pool->alignment;
 	return DOCA_SUCCESS;

@@ -390,9 +390,7 @@ bool sdoca_ctx_advance(struct doca_ctx *ctx)
 DOCA_STABLE doca_error_t doca_ctx_get_num_inflight_tasks(const struct doca_ctx *ctx,
                                                          size_t *num_inflight_tasks)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_inflight_tasks))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(num_inflight_tasks))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_inflight_tasks = ctx->inflight;
 	return DOCA_SUCCESS;
@@ -409,9 +407,7 @@ DOCA_STABLE doca_error_t doca_ctx_set_user_data(struct doca_ctx *ctx, union doca
 DOCA_STABLE doca_error_t doca_ctx_get_user_data(const struct doca_ctx *ctx,
                                                 union doca_data *user_data)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(user_data))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(user_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = ctx->user_data;
 	return DOCA_SUCCESS;
@@ -428,9 +424,7 @@ DOCA_STABLE doca_error_t doca_ctx_set_state_changed_cb(struct doca_ctx *ctx,
 
 DOCA_STABLE doca_error_t doca_ctx_get_state(const struct doca_ctx *ctx, enum doca_ctx_states *state)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(state))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(state))
 		return DOCA_ERROR_INVALID_VALUE;
 	*state = ctx->state;
 	return DOCA_SUCCESS;
@@ -445,9 +439,7 @@ DOCA_EXPERIMENTAL void doca_ctx_flush_tasks(struct doca_ctx *ctx)
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx,
                                                             struct doca_gpu *gpu_dev)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu_dev))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(gpu_dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED("softdoca has no GPU data path");
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -456,9 +448,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx,
                                                             struct doca_dpa *dpa_dev)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_dev))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(dpa_dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the %s context is not IDLE", __func__,
@@ -493,9 +483,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *c
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_cap_get_num_completion_vectors(
         const struct doca_devinfo *devinfo, uint32_t *num_comp_vectors)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_comp_vectors))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(num_comp_vectors))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_comp_vectors = 1;
 	return DOCA_SUCCESS;

@@ -280,9 +280,7 @@ DOCA_STABLE doca_error_t doca_devinfo_create_list(struct doca_devinfo ***dev_lis
 	doca_error_t status;
 	size_t n = 0;
 
-	if (!sdoca_arg_valid(dev_list))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(nb_devs))
+	if (!sdoca_arg_valid(dev_list) || !sdoca_arg_valid(nb_devs))
 		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_faults_env_check("doca_devinfo_create_list");
 	if (status != DOCA_SUCCESS)
@@ -333,9 +331,7 @@ DOCA_STABLE doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca
 {
 	struct doca_dev *d;
 
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (sdoca_faults_env_check("doca_dev_open") != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -421,9 +417,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dev_accelerate_resource_reclaim(struct doca_
 DOCA_STABLE doca_error_t doca_devinfo_get_pci_addr_str(const struct doca_devinfo *devinfo,
                                                        char *pci_addr_str)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pci_addr_str))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(pci_addr_str))
 		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(pci_addr_str, devinfo->pci_addr, DOCA_DEVINFO_PCI_ADDR_SIZE);
 	return DOCA_SUCCESS;
@@ -458,11 +452,8 @@ static doca_error_t compare_pci(const char *mine, const char *theirs, uint8_t *i
 DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinfo *devinfo,
                                                         const char *pci_addr_str, uint8_t *is_equal)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pci_addr_str))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_equal))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(pci_addr_str) ||
+	    !sdoca_arg_valid(is_equal))
 		return DOCA_ERROR_INVALID_VALUE;
 	return compare_pci(devinfo->pci_addr, pci_addr_str, is_equal);
 }
@@ -470,11 +461,8 @@ DOCA_STABLE doca_error_t doca_devinfo_is_equal_pci_addr(const struct doca_devinf
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *devinfo,
                                                     uint8_t *ipv4_addr, uint32_t size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(ipv4_addr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size >= DOCA_DEVINFO_IPV4_ADDR_SIZE))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(ipv4_addr) ||
+	    !sdoca_arg_valid(size >= DOCA_DEVINFO_IPV4_ADDR_SIZE))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (devinfo->num_ipv4 == 0)
 		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "device %s has no IPv4 address",
@@ -486,11 +474,8 @@ DOCA_STABLE doca_error_t doca_devinfo_get_ipv4_addr(const struct doca_devinfo *d
 DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *devinfo,
                                                     uint8_t *ipv6_addr, uint32_t size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(ipv6_addr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size >= DOCA_DEVINFO_IPV6_ADDR_SIZE))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(ipv6_addr) ||
+	    !sdoca_arg_valid(size >= DOCA_DEVINFO_IPV6_ADDR_SIZE))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (devinfo->num_ipv6 == 0)
 		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "device %s has no IPv6 address",
@@ -502,11 +487,8 @@ DOCA_STABLE doca_error_t doca_devinfo_get_ipv6_addr(const struct doca_devinfo *d
 DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *devinfo,
                                                    uint8_t *mac_addr, uint32_t size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mac_addr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size >= DOCA_DEVINFO_MAC_ADDR_SIZE))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(mac_addr) ||
+	    !sdoca_arg_valid(size >= DOCA_DEVINFO_MAC_ADDR_SIZE))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!devinfo->has_mac)
 		return sdoca_fail(DOCA_ERROR_NOT_SUPPORTED, "interface %s has no Ethernet address",
@@ -517,9 +499,7 @@ DOCA_STABLE doca_error_t doca_devinfo_get_mac_addr(const struct doca_devinfo *de
 
 static doca_error_t copy_name(const char *name, char *out, uint32_t size, uint32_t need)
 {
-	if (!sdoca_arg_valid(out))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size >= need))
+	if (!sdoca_arg_valid(out) || !sdoca_arg_valid(size >= need))
 		return DOCA_ERROR_INVALID_VALUE;
 	snprintf(out, size, "%s", name);
 	return DOCA_SUCCESS;
@@ -543,9 +523,7 @@ DOCA_STABLE doca_error_t doca_devinfo_get_ibdev_name(const struct doca_devinfo *
 
 DOCA_STABLE doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo, uint16_t *lid)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(lid))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(lid))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(
 	        "softdoca devices are Ethernet (RoCE-like) ports, which have no LID");
@@ -555,9 +533,7 @@ DOCA_STABLE doca_error_t doca_devinfo_get_lid(const struct doca_devinfo *devinfo
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo,
                                                             uint64_t *active_rate)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(active_rate))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(active_rate))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (devinfo->speed_mbps <= 0)
 		return sdoca_fail(DOCA_ERROR_DRIVER, "interface %s does not report a link speed",
@@ -569,9 +545,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_active_rate(const struct doca_de
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo,
                                                         uint16_t *vhca_id)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(vhca_id))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(vhca_id))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED("softdoca devices are not ConnectX functions and have no VHCA id");
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -581,9 +555,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinf
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_pci_func_type(
         const struct doca_devinfo *devinfo, enum doca_pci_func_type *pci_func_type)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pci_func_type))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(pci_func_type))
 		return DOCA_ERROR_INVALID_VALUE;
 	*pci_func_type = DOCA_PCI_FUNC_TYPE_PF;
 	return DOCA_SUCCESS;
@@ -592,9 +564,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_pci_func_type(
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo,
                                                          uint32_t *sf_index)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(sf_index))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(sf_index))
 		return DOCA_ERROR_INVALID_VALUE;
 	/* Every softdoca device is a PF (doca_devinfo_get_pci_func_type): it
 	 * has no SF index, so there is none to find, as for DOCA's PFs, which
@@ -609,9 +579,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_sf_index(const struct doca_devin
 DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_iface_index(const struct doca_devinfo *devinfo,
                                                             uint32_t *iface_index)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(iface_index))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(iface_index))
 		return DOCA_ERROR_INVALID_VALUE;
 	*iface_index = devinfo->ifindex;
 	return DOCA_SUCCESS;
@@ -619,9 +587,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_get_iface_index(const struct doca_de
 
 static doca_error_t cap_false(const struct doca_devinfo *devinfo, uint8_t *cap)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(cap))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(cap))
 		return DOCA_ERROR_INVALID_VALUE;
 	*cap = 0;
 	return DOCA_SUCCESS;

@@ -23,11 +23,8 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_create_list(struct doca_dev *dev, int 
                                                       uint32_t *nb_devs_rep)
 {
 	(void)filter;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev_list_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(nb_devs_rep))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(dev_list_rep) ||
+	    !sdoca_arg_valid(nb_devs_rep))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -44,9 +41,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_destroy_list(struct doca_devinfo_rep *
 DOCA_STABLE doca_error_t doca_dev_rep_open(struct doca_devinfo_rep *devinfo,
                                            struct doca_dev_rep **dev_rep)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev_rep))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(dev_rep))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -71,9 +66,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep
                                                    char *rep_vuid, uint32_t size)
 {
 	(void)size;
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(rep_vuid))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(rep_vuid))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -82,9 +75,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_vuid(const struct doca_devinfo_rep
 DOCA_STABLE doca_error_t
 doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, char *pci_addr_str)
 {
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pci_addr_str))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(pci_addr_str))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -93,9 +84,7 @@ doca_devinfo_rep_get_pci_addr_str(const struct doca_devinfo_rep *devinfo_rep, ch
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
         const struct doca_devinfo_rep *devinfo_rep, enum doca_pci_func_type *pci_func_type)
 {
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pci_func_type))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(pci_func_type))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -104,9 +93,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_pci_func_type(
 DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devinfo_rep *devinfo_rep,
                                                          uint8_t *is_hotplug)
 {
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_hotplug))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(is_hotplug))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -115,9 +102,7 @@ DOCA_STABLE doca_error_t doca_devinfo_rep_get_is_hotplug(const struct doca_devin
 DOCA_EXPERIMENTAL doca_error_t
 doca_devinfo_rep_get_sf_index(const struct doca_devinfo_rep *devinfo_rep, uint32_t *sf_index)
 {
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(sf_index))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(sf_index))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -127,9 +112,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
         const struct doca_devinfo_rep *devinfo_rep, char *iface_name, uint32_t size)
 {
 	(void)size;
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(iface_name))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(iface_name))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -138,9 +121,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_devinfo_rep_get_iface_name(
 DOCA_EXPERIMENTAL doca_error_t
 doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_t *vhca_id)
 {
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(vhca_id))
+	if (!sdoca_arg_valid(devinfo_rep) || !sdoca_arg_valid(vhca_id))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -149,11 +130,8 @@ doca_devinfo_rep_get_vhca_id(const struct doca_devinfo_rep *devinfo_rep, uint16_
 DOCA_STABLE doca_error_t doca_devinfo_rep_is_equal_pci_addr(
         const struct doca_devinfo_rep *devinfo_rep, const char *pci_addr_str, uint8_t *is_equal)
 {
-	if (!sdoca_arg_valid(pci_addr_str))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(devinfo_rep))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_equal))
+	if (!sdoca_arg_valid(pci_addr_str) || !sdoca_arg_valid(devinfo_rep) ||
+	    !sdoca_arg_valid(is_equal))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_REPRESENTORS);
 	return DOCA_ERROR_NOT_SUPPORTED;

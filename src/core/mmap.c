@@ -175,9 +175,7 @@ DOCA_STABLE doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_d
 {
 	struct doca_dev **devs;
 
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->from_export || mmap->started)
 		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
@@ -213,11 +211,7 @@ static int find_dev(const struct doca_mmap *mmap, const struct doca_dev *dev)
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_get_mkey(struct doca_mmap *mmap, struct doca_dev *dev,
                                                   uint32_t *mkey)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mkey))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(mkey))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!mmap->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_mmap_get_mkey: mmap is not started");
@@ -233,9 +227,7 @@ DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_de
 {
 	int i;
 
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->from_export || mmap->started)
 		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
@@ -252,13 +244,8 @@ DOCA_STABLE doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_de
 DOCA_STABLE doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev,
                                               const void **export_desc, size_t *export_desc_len)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(export_desc))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(export_desc_len))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(export_desc) ||
+	    !sdoca_arg_valid(export_desc_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED("there is no PCI peer (DPU/host) to share memory with; use "
 	                        "doca_mmap_export_rdma");
@@ -285,13 +272,8 @@ DOCA_STABLE doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const str
 	size_t len = SDOCA_BLOB_HEADER_SIZE + SDOCA_MMAP_BLOB_BODY;
 	struct sdoca_mmap_export *e;
 
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(export_desc))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(export_desc_len))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(export_desc) ||
+	    !sdoca_arg_valid(export_desc_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->from_export)
 		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
@@ -408,11 +390,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mm
                                                             const struct doca_dev *dev,
                                                             doca_dpa_dev_mmap_t *dpa_mmap_handle)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_mmap_handle))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(dpa_mmap_handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_mmap_dpa_handle(mmap, dpa_mmap_handle);
 }
@@ -461,11 +439,7 @@ DOCA_STABLE doca_error_t doca_mmap_create_from_export(const union doca_data *use
 	doca_error_t status;
 	struct doca_mmap *m;
 
-	if (!sdoca_arg_valid(export_desc))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mmap))
+	if (!sdoca_arg_valid(export_desc) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(mmap))
 		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_blob_open(export_desc, export_desc_len, SDOCA_BLOB_MMAP, &body, &body_len);
 	if (status != DOCA_SUCCESS)
@@ -498,11 +472,8 @@ static doca_error_t set_range(struct doca_mmap *mmap, void *addr, size_t len)
 		return sdoca_fail(DOCA_ERROR_NOT_PERMITTED,
 		                  "%s: the memory range is already set (it can be set once)",
 		                  __func__);
-	if (!sdoca_arg_valid(addr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(len > 0))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid((uintptr_t)addr + len > (uintptr_t)addr))
+	if (!sdoca_arg_valid(addr) || !sdoca_arg_valid(len > 0) ||
+	    !sdoca_arg_valid((uintptr_t)addr + len > (uintptr_t)addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	mmap->addr = addr;
 	mmap->len = len;
@@ -522,9 +493,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, i
                                                        void *addr, size_t dmabuf_offset, size_t len)
 {
 	(void)dmabuf_offset;
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dmabuf_fd >= 0))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dmabuf_fd >= 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!addr) {
 		SDOCA_LOG_NOT_SUPPORTED(
@@ -539,9 +508,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap
                                                           struct doca_dpa *dpa, uint64_t dpa_addr,
                                                           size_t len)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(dpa))
 		return DOCA_ERROR_INVALID_VALUE;
 	/* DPA memory is host memory (docs/dpa.md 2.3): an ordinary range. */
 	return set_range(mmap, (void *)(uintptr_t)dpa_addr, len);
@@ -550,11 +517,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap
 DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr,
                                                 size_t *len)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(len))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(addr) || !sdoca_arg_valid(len))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!mmap->range_set)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -567,9 +530,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, vo
 DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
                                                doca_mmap_memrange_free_cb_t *free_cb, void *opaque)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(free_cb))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(free_cb))
 		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t status = check_configurable(mmap, __func__);
 	if (status != DOCA_SUCCESS)
@@ -582,9 +543,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap,
 DOCA_STABLE doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap,
                                                  union doca_data *user_data)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(user_data))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(user_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	*user_data = mmap->user_data;
 	return DOCA_SUCCESS;
@@ -604,9 +563,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union d
 DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap,
                                                        uint32_t *max_num_devices)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_num_devices))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(max_num_devices))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_num_devices = mmap->max_devs;
 	return DOCA_SUCCESS;
@@ -615,9 +572,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *m
 DOCA_STABLE doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap,
                                                        uint32_t max_num_devices)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_num_devices > 0))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(max_num_devices > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (mmap->ever_started || mmap->from_export)
 		return sdoca_fail(
@@ -633,9 +588,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap,
 
 DOCA_STABLE doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_bufs))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(num_bufs))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_bufs = atomic_load(&mmap->num_bufs);
 	return DOCA_SUCCESS;
@@ -643,9 +596,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, ui
 
 DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(exported))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(exported))
 		return DOCA_ERROR_INVALID_VALUE;
 	*exported = mmap->exported;
 	return DOCA_SUCCESS;
@@ -654,9 +605,7 @@ DOCA_STABLE doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, ui
 DOCA_STABLE doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap,
                                                    uint8_t *from_export)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(from_export))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(from_export))
 		return DOCA_ERROR_INVALID_VALUE;
 	*from_export = mmap->from_export;
 	return DOCA_SUCCESS;
@@ -686,9 +635,7 @@ DOCA_STABLE doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint3
 DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo,
                                                                uint8_t *mmap_export)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mmap_export))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(mmap_export))
 		return DOCA_ERROR_INVALID_VALUE;
 	*mmap_export = 0;
 	return DOCA_SUCCESS;
@@ -697,9 +644,7 @@ DOCA_STABLE doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca
 DOCA_STABLE doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(
         const struct doca_devinfo *devinfo, uint8_t *from_export)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(from_export))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(from_export))
 		return DOCA_ERROR_INVALID_VALUE;
 	*from_export = 0;
 	return DOCA_SUCCESS;

@@ -91,9 +91,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_create(struct doca_dev *dev,
 {
 	struct doca_mmap_advise *advise;
 
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mmap_advise))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(mmap_advise))
 		return DOCA_ERROR_INVALID_VALUE;
 	advise = calloc(1, sizeof(*advise));
 	if (!advise)
@@ -132,9 +130,7 @@ doca_mmap_advise_cap_task_cache_invalidate_is_supported(const struct doca_devinf
 DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_cache_invalidate_get_max_buf_size(
         const struct doca_devinfo *devinfo, uint64_t *buf_size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf_size))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(buf_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*buf_size = INVALIDATE_MAX_BUF_SIZE;
 	return DOCA_SUCCESS;
@@ -159,11 +155,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init
 	struct doca_task *t;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(mmap_advise))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(task))
+	if (!sdoca_arg_valid(mmap_advise) || !sdoca_arg_valid(buf) || !sdoca_arg_valid(task))
 		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_task_alloc(&mmap_advise->ctx, &mmap_advise->invalidate, user_data, &t);
 	if (status != DOCA_SUCCESS)

@@ -57,9 +57,7 @@ DOCA_STABLE doca_error_t doca_pe_destroy(struct doca_pe *pe)
 
 DOCA_STABLE doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 {
-	if (!sdoca_arg_valid(pe))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(ctx))
+	if (!sdoca_arg_valid(pe) || !sdoca_arg_valid(ctx))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_pe_connect_ctx: context is not IDLE");
@@ -214,9 +212,7 @@ DOCA_STABLE uint8_t doca_pe_progress(struct doca_pe *pe)
 DOCA_STABLE doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe,
                                                          doca_notification_handle_t *handle)
 {
-	if (!sdoca_arg_valid(pe))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(handle))
+	if (!sdoca_arg_valid(pe) || !sdoca_arg_valid(handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	*handle = pe->event_fd;
 	return DOCA_SUCCESS;
@@ -280,9 +276,7 @@ DOCA_STABLE doca_error_t doca_pe_clear_notification(struct doca_pe *pe,
 DOCA_STABLE doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe,
                                                         size_t *num_inflight_tasks)
 {
-	if (!sdoca_arg_valid(pe))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_inflight_tasks))
+	if (!sdoca_arg_valid(pe) || !sdoca_arg_valid(num_inflight_tasks))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_inflight_tasks = pe->inflight;
 	return DOCA_SUCCESS;

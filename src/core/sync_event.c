@@ -138,9 +138,7 @@ doca_sync_event_add_publisher_location_cpu(struct doca_sync_event *event, struct
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dpa))
 		return DOCA_ERROR_INVALID_VALUE;
 	/* DPA kernels run in this process: they update the value in place. */
 	return add_location(event, SDOCA_SE_PUB_DPA, __func__);
@@ -149,9 +147,7 @@ doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_publisher_location_gpu(struct doca_sync_event *event, struct doca_gpu *gpu)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(gpu))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -184,9 +180,7 @@ doca_sync_event_add_subscriber_location_cpu(struct doca_sync_event *event, struc
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dpa))
 		return DOCA_ERROR_INVALID_VALUE;
 	return add_location(event, SDOCA_SE_SUB_DPA, __func__);
 }
@@ -194,9 +188,7 @@ doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struc
 DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_add_subscriber_location_gpu(struct doca_sync_event *event, struct doca_gpu *gpu)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(gpu))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -325,11 +317,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_net(struct doca_
 {
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(sz))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(data) || !sdoca_arg_valid(sz))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!(event->locations & SDOCA_SE_PUB_REMOTE_NET))
 		return sdoca_fail(
@@ -391,11 +379,7 @@ doca_sync_event_remote_net_create_from_export(struct doca_dev *dev, const uint8_
 	size_t body_len;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(event))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(data) || !sdoca_arg_valid(event))
 		return DOCA_ERROR_INVALID_VALUE;
 	status = sdoca_blob_open(data, sz, SDOCA_BLOB_SYNC_EVENT, &body, &body_len);
 	if (status == DOCA_SUCCESS)
@@ -438,11 +422,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_create_from_export(struct doca_de
                                                                   struct doca_sync_event **event)
 {
 	(void)sz;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(event))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(data) || !sdoca_arg_valid(event))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -461,13 +441,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_remote_pci(struct doca_
                                                                     const uint8_t **data,
                                                                     size_t *sz)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(sz))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(data) ||
+	    !sdoca_arg_valid(sz))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -485,11 +460,7 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struct doca_dpa *dpa,
                                doca_dpa_dev_sync_event_t *dpa_dev_se_handle)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_dev_se_handle))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dpa) || !sdoca_arg_valid(dpa_dev_se_handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!(event->locations & (SDOCA_SE_PUB_DPA | SDOCA_SE_SUB_DPA)))
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -511,11 +482,7 @@ doca_sync_event_cap_is_export_to_dpa_supported(const struct doca_devinfo *devinf
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get_gpu_handle(
         struct doca_sync_event *event, struct doca_gpu *gpu, doca_gpu_dev_sync_event_t **gpu_dev_se)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu_dev_se))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(gpu) || !sdoca_arg_valid(gpu_dev_se))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -533,11 +500,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_dpa_handle(
         struct doca_sync_event_remote_net *event, struct doca_dpa *dpa,
         doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_remote_event))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dpa) || !sdoca_arg_valid(dpa_remote_event))
 		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_se_remote_dpa_handle(event, dpa_remote_event);
 }
@@ -554,11 +517,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_get_gpu_handle(
         struct doca_sync_event_remote_net *event, struct doca_gpu *gpu,
         doca_gpu_dev_sync_event_remote_net_t *gpu_remote_event)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu_remote_event))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(gpu) || !sdoca_arg_valid(gpu_remote_event))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -596,13 +555,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_dpu(struct doca_sync_ev
                                                              struct doca_dev *dev,
                                                              const uint8_t **data, size_t *sz)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(data))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(sz))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(data) ||
+	    !sdoca_arg_valid(sz))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_PCI);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -628,11 +582,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_export_to_gpu(struct doca_sync_ev
                                                              struct doca_gpu *gpu,
                                                              doca_gpu_dev_sync_event_t **gpu_dev_se)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu_dev_se))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(gpu) || !sdoca_arg_valid(gpu_dev_se))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -642,11 +592,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_export_to_dpa(
         struct doca_sync_event_remote_net *event, struct doca_dpa *dpa,
         doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_remote_event))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(dpa) || !sdoca_arg_valid(dpa_remote_event))
 		return DOCA_ERROR_INVALID_VALUE;
 	return sdoca_se_remote_dpa_handle(event, dpa_remote_event);
 }
@@ -655,11 +601,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_remote_net_export_to_gpu(
         struct doca_sync_event_remote_net *event, struct doca_gpu *gpu,
         doca_gpu_dev_sync_event_remote_net_t *gpu_remote_event)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu_remote_event))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(gpu) || !sdoca_arg_valid(gpu_remote_event))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_GPU);
 	return DOCA_ERROR_NOT_SUPPORTED;

@@ -139,9 +139,7 @@ SDOCA_EXPORT void sdoca_sync_event_remote_changed(void *owner)
 
 DOCA_EXPERIMENTAL doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value)
 {
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(value))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(value))
 		return DOCA_ERROR_INVALID_VALUE;
 	*value = sdoca_se_load(event);
 	return DOCA_SUCCESS;
@@ -152,9 +150,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_update_add(struct doca_sync_event
 {
 	uint64_t old;
 
-	if (!sdoca_arg_valid(event))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(fetched))
+	if (!sdoca_arg_valid(event) || !sdoca_arg_valid(fetched))
 		return DOCA_ERROR_INVALID_VALUE;
 	atomic_fetch_add(&event->updaters, 1);
 	old = __atomic_fetch_add(event->value, value, __ATOMIC_SEQ_CST);

@@ -55,9 +55,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_create(uint32_t depth, struct doca_wor
 {
 	struct doca_workq *wq;
 
-	if (!sdoca_arg_valid(workq))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(depth > 0 && depth <= WORKQ_MAX_DEPTH))
+	if (!sdoca_arg_valid(workq) || !sdoca_arg_valid(depth > 0 && depth <= WORKQ_MAX_DEPTH))
 		return DOCA_ERROR_INVALID_VALUE;
 	wq = calloc(1, sizeof(*wq));
 	if (!wq)
@@ -94,9 +92,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_destroy(struct doca_workq *workq)
 
 DOCA_EXPERIMENTAL doca_error_t doca_workq_get_depth(const struct doca_workq *workq, uint32_t *depth)
 {
-	if (!sdoca_arg_valid(workq))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(depth))
+	if (!sdoca_arg_valid(workq) || !sdoca_arg_valid(depth))
 		return DOCA_ERROR_INVALID_VALUE;
 	*depth = workq->depth;
 	return DOCA_SUCCESS;
@@ -110,11 +106,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_submit(struct doca_workq *workq,
 	struct doca_ctx *ctx;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(workq))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(job))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(job->ctx))
+	if (!sdoca_arg_valid(workq) || !sdoca_arg_valid(job) || !sdoca_arg_valid(job->ctx))
 		return DOCA_ERROR_INVALID_VALUE;
 	ctx = job->ctx;
 	if (ctx->v202.workq != workq)
@@ -169,11 +161,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_progress_retrieve(struct doca_workq *w
 	struct doca_task *task;
 	struct doca_ctx *ctx;
 
-	if (!sdoca_arg_valid(workq))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(ev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(flags == DOCA_WORKQ_RETRIEVE_FLAGS_NONE))
+	if (!sdoca_arg_valid(workq) || !sdoca_arg_valid(ev) ||
+	    !sdoca_arg_valid(flags == DOCA_WORKQ_RETRIEVE_FLAGS_NONE))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (workq->done_count == 0)
 		for (ctx = LIST_FIRST(&workq->ctxs); ctx; ctx = LIST_NEXT(ctx, v202.workq_link))
@@ -226,9 +215,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_set_event_driven_enable(struct doca_wo
 DOCA_EXPERIMENTAL doca_error_t doca_workq_get_event_driven_enable(struct doca_workq *workq,
                                                                   uint8_t *enabled)
 {
-	if (!sdoca_arg_valid(workq))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(enabled))
+	if (!sdoca_arg_valid(workq) || !sdoca_arg_valid(enabled))
 		return DOCA_ERROR_INVALID_VALUE;
 	*enabled = workq->event_driven;
 	return DOCA_SUCCESS;
@@ -241,9 +228,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_workq_get_event_handle(struct doca_workq *wo
 {
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(workq))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(handle))
+	if (!sdoca_arg_valid(workq) || !sdoca_arg_valid(handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!workq->event_driven) {
 		status = doca_workq_set_event_driven_enable(workq, 1);
@@ -317,9 +302,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_add(struct doca_ctx *ctx, struct d
 	struct epoll_event ev = { .events = EPOLLIN };
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(workq))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(workq))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!ctx->ops->jobs) {
 		SDOCA_LOG_NOT_SUPPORTED("of DOCA 2.2's job-based contexts softdoca runs RDMA only");
@@ -351,9 +334,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_add(struct doca_ctx *ctx, struct d
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_rm(struct doca_ctx *ctx, struct doca_workq *workq)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(workq))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(workq))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->v202.workq != workq)
 		return sdoca_fail(
@@ -376,9 +357,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_workq_rm(struct doca_ctx *ctx, struct do
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_event_driven_supported(struct doca_ctx *ctx,
                                                                    uint8_t *event_supported)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(event_supported))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(event_supported))
 		return DOCA_ERROR_INVALID_VALUE;
 	*event_supported = ctx->ops->jobs != NULL;
 	return DOCA_SUCCESS;
@@ -398,9 +377,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_get_max_num_ctx(uint32_t *max_num_ctx)
 /* One device per context, as DOCA 2.2's RDMA contexts take. */
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_dev_add(struct doca_ctx *ctx, struct doca_dev *dev)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE || ctx->v202.started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -416,9 +393,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_ctx_dev_add(struct doca_ctx *ctx, struct doc
 
 DOCA_EXPERIMENTAL doca_error_t doca_ctx_dev_rm(struct doca_ctx *ctx, struct doca_dev *dev)
 {
-	if (!sdoca_arg_valid(ctx))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
+	if (!sdoca_arg_valid(ctx) || !sdoca_arg_valid(dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (ctx->state != DOCA_CTX_STATE_IDLE || ctx->v202.started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,

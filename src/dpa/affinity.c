@@ -25,9 +25,7 @@ struct doca_dpa_eu_affinity {
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa,
                                                            struct doca_dpa_eu_affinity **affinity)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(affinity))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(affinity))
 		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_eu_affinity *a = calloc(1, sizeof(*a));
 	if (a == NULL)
@@ -74,9 +72,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_aff
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity,
                                                         unsigned int *eu_id)
 {
-	if (!sdoca_arg_valid(affinity))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(eu_id))
+	if (!sdoca_arg_valid(affinity) || !sdoca_arg_valid(eu_id))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (affinity->eu_id == NO_EU)
 		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "doca_dpa_eu_affinity_get: no EU is set");

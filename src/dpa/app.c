@@ -33,9 +33,7 @@ static doca_error_t image_check(const struct softdoca_dpa_app_image *img, const 
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(app))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_set_app: the DPA is started");
@@ -49,9 +47,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doc
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doca_dpa_app **app)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(app))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa->app == NULL)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_get_app: no program was set");
@@ -63,11 +59,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doc
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_app_get_name(struct doca_dpa_app *app, char *app_name,
                                                      uint32_t *app_name_len)
 {
-	if (!sdoca_arg_valid(app))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app_name))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app_name_len))
+	if (!sdoca_arg_valid(app) || !sdoca_arg_valid(app_name) || !sdoca_arg_valid(app_name_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	const struct softdoca_dpa_app_image *img = (const struct softdoca_dpa_app_image *)app;
 	doca_error_t err = image_check(img, __func__);

@@ -23,9 +23,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_create(struct doca_dpa *dpa,
 {
 	(void)queue_size;
 	(void)user_data;
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(async_ops))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(async_ops))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -42,9 +40,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_destroy(struct doca_dpa_async_
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_ops, unsigned int *queue_size)
 {
-	if (!sdoca_arg_valid(async_ops))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(queue_size))
+	if (!sdoca_arg_valid(async_ops) || !sdoca_arg_valid(queue_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -53,9 +49,7 @@ doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_ops, unsigned
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_async_ops_get_user_data(struct doca_dpa_async_ops *async_ops, uint64_t *user_data)
 {
-	if (!sdoca_arg_valid(async_ops))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(user_data))
+	if (!sdoca_arg_valid(async_ops) || !sdoca_arg_valid(user_data))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -64,9 +58,7 @@ doca_dpa_async_ops_get_user_data(struct doca_dpa_async_ops *async_ops, uint64_t 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_attach(struct doca_dpa_async_ops *async_ops,
                                                          struct doca_dpa_completion *dpa_comp)
 {
-	if (!sdoca_arg_valid(async_ops))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_comp))
+	if (!sdoca_arg_valid(async_ops) || !sdoca_arg_valid(dpa_comp))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -91,9 +83,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_stop(struct doca_dpa_async_ops
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_async_ops_get_dpa_handle(
         struct doca_dpa_async_ops *async_ops, doca_dpa_dev_async_ops_t *handle)
 {
-	if (!sdoca_arg_valid(async_ops))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(handle))
+	if (!sdoca_arg_valid(async_ops) || !sdoca_arg_valid(handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;

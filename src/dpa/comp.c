@@ -118,11 +118,7 @@ DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_notification_completion_create(struct doca_dpa *dpa, struct doca_dpa_thread *dpa_thread,
                                         struct doca_dpa_notification_completion **notify_comp)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(notify_comp))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(notify_comp))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!sdoca_dpa_thread_of(dpa_thread, dpa))
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: the thread is of another DPA",
@@ -181,9 +177,7 @@ doca_dpa_notification_completion_destroy(struct doca_dpa_notification_completion
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_notification_completion_get_thread(
         struct doca_dpa_notification_completion *notify_comp, struct doca_dpa_thread **dpa_thread)
 {
-	if (!sdoca_arg_valid(notify_comp))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_thread))
+	if (!sdoca_arg_valid(notify_comp) || !sdoca_arg_valid(dpa_thread))
 		return DOCA_ERROR_INVALID_VALUE;
 	*dpa_thread = notify_comp->thread;
 	return DOCA_SUCCESS;
@@ -193,9 +187,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_notification_completion_get_dpa_handle(
         struct doca_dpa_notification_completion *notify_comp,
         doca_dpa_dev_notification_completion_t *handle)
 {
-	if (!sdoca_arg_valid(notify_comp))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(handle))
+	if (!sdoca_arg_valid(notify_comp) || !sdoca_arg_valid(handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (notify_comp->handle == 0)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);
@@ -347,9 +339,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa,
                                                           unsigned int queue_size,
                                                           struct doca_dpa_completion **dpa_comp)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_comp))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(dpa_comp))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (queue_size == 0 || queue_size > (1u << 24))
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE, "%s: queue size %u: must be 1..%u",
@@ -391,9 +381,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_destroy(struct doca_dpa_compl
 DOCA_EXPERIMENTAL doca_error_t
 doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigned int *queue_size)
 {
-	if (!sdoca_arg_valid(dpa_comp))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(queue_size))
+	if (!sdoca_arg_valid(dpa_comp) || !sdoca_arg_valid(queue_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*queue_size = dpa_comp->queue_size;
 	return DOCA_SUCCESS;
@@ -402,9 +390,7 @@ doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigne
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_completion *dpa_comp,
                                                               struct doca_dpa_thread *dpa_thread)
 {
-	if (!sdoca_arg_valid(dpa_comp))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_thread))
+	if (!sdoca_arg_valid(dpa_comp) || !sdoca_arg_valid(dpa_thread))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->handle != 0)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the completion context is started",
@@ -424,9 +410,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_co
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_get_thread(struct doca_dpa_completion *dpa_comp,
                                                               struct doca_dpa_thread **dpa_thread)
 {
-	if (!sdoca_arg_valid(dpa_comp))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_thread))
+	if (!sdoca_arg_valid(dpa_comp) || !sdoca_arg_valid(dpa_thread))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->thread == NULL)
 		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "%s: no thread is set", __func__);
@@ -480,9 +464,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_stop(struct doca_dpa_completi
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_completion_get_dpa_handle(
         struct doca_dpa_completion *dpa_comp, doca_dpa_dev_completion_t *handle)
 {
-	if (!sdoca_arg_valid(dpa_comp))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(handle))
+	if (!sdoca_arg_valid(dpa_comp) || !sdoca_arg_valid(handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_comp->handle == 0)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: not started", __func__);

@@ -100,9 +100,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_cap_is_supported(const struct doca_devin
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 {
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(dpa))
 		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa *d = calloc(1, sizeof(*d));
 	if (d == NULL)
@@ -244,9 +242,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa,
                                                       doca_dpa_dev_log_level_t *log_level)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(log_level))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(log_level))
 		return DOCA_ERROR_INVALID_VALUE;
 	*log_level = (doca_dpa_dev_log_level_t)atomic_load(&dpa->log_level);
 	return DOCA_SUCCESS;
@@ -283,9 +279,7 @@ static doca_error_t get_path(const char *src, char *buf, uint32_t *len, const ch
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa,
                                                           const char *file_path)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(file_path))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(file_path))
 		return DOCA_ERROR_INVALID_VALUE;
 	return set_path(dpa, dpa->log_path, file_path, __func__);
 }
@@ -293,11 +287,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_log_file_set_path(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_log_file_get_path(struct doca_dpa *dpa, char *file_path,
                                                           uint32_t *file_path_len)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(file_path))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(file_path_len))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(file_path) || !sdoca_arg_valid(file_path_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	return get_path(dpa->log_path, file_path, file_path_len, __func__);
 }
@@ -305,9 +295,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_log_file_get_path(struct doca_dpa *dpa, 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_trace_file_set_path(struct doca_dpa *dpa,
                                                             const char *file_path)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(file_path))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(file_path))
 		return DOCA_ERROR_INVALID_VALUE;
 	return set_path(dpa, dpa->trace_path, file_path, __func__);
 }
@@ -315,11 +303,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_trace_file_set_path(struct doca_dpa *dpa
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_trace_file_get_path(struct doca_dpa *dpa, char *file_path,
                                                             uint32_t *file_path_len)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(file_path))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(file_path_len))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(file_path) || !sdoca_arg_valid(file_path_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	return get_path(dpa->trace_path, file_path, file_path_len, __func__);
 }
@@ -327,9 +311,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_trace_file_get_path(struct doca_dpa *dpa
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_max_threads_per_kernel(const struct doca_dpa *dpa,
                                                                    unsigned int *value)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(value))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(value))
 		return DOCA_ERROR_INVALID_VALUE;
 	*value = dpa->total_eus;
 	return DOCA_SUCCESS;
@@ -338,9 +320,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_max_threads_per_kernel(const struct 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_kernel_max_run_time(const struct doca_dpa *dpa,
                                                                 unsigned long long *value)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(value))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(value))
 		return DOCA_ERROR_INVALID_VALUE;
 	*value = dpa->max_run_s;
 	return DOCA_SUCCESS;
@@ -348,9 +328,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_kernel_max_run_time(const struct doc
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsigned int *num_cores)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_cores))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(num_cores))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_cores = SDOCA_DPA_CORES;
 	return DOCA_SUCCESS;
@@ -359,9 +337,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_core_num(struct doca_dpa *dpa, unsig
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dpa,
                                                              unsigned int *eus_per_core)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(eus_per_core))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(eus_per_core))
 		return DOCA_ERROR_INVALID_VALUE;
 	*eus_per_core = SDOCA_DPA_EUS_PER_CORE;
 	return DOCA_SUCCESS;
@@ -370,9 +346,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_num_eus_per_core(struct doca_dpa *dp
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa,
                                                                     unsigned int *total_num_eus)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(total_num_eus))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(total_num_eus))
 		return DOCA_ERROR_INVALID_VALUE;
 	*total_num_eus = dpa->total_eus;
 	return DOCA_SUCCESS;
@@ -380,9 +354,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_total_num_eus_available(struct doca_
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handle)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(handle))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!dpa->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,

@@ -29,11 +29,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa,
                                                       struct doca_dev *other_dev,
                                                       struct doca_dpa **extended_dpa)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(other_dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(extended_dpa))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(other_dev) || !sdoca_arg_valid(extended_dpa))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -41,9 +37,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa,
 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_get_uar_id(const struct doca_dpa *dpa, uint32_t *uar_id)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(uar_id))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(uar_id))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -54,9 +48,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_hash_table_create(struct doca_dpa *dpa,
                                                           struct doca_dpa_hash_table **ht)
 {
 	(void)num_entries;
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(ht))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(ht))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -73,9 +65,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_hash_table_get_dpa_handle(
         struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
 {
-	if (!sdoca_arg_valid(ht))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(ht_handle))
+	if (!sdoca_arg_valid(ht) || !sdoca_arg_valid(ht_handle))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_DPA);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -87,11 +77,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_dpa_create(struct doca_dev *de
                                                              struct doca_dpa_app *app,
                                                              struct doca_dpa **dpa)
 {
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(app) || !sdoca_arg_valid(dpa))
 		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa *d;
 	doca_error_t err = doca_dpa_create(dev, &d);
@@ -109,11 +95,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_dpa_create(struct doca_dev *de
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_app_name_get(struct doca_dpa_app *app, char *app_name,
                                                      size_t *app_name_len)
 {
-	if (!sdoca_arg_valid(app))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app_name))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(app_name_len))
+	if (!sdoca_arg_valid(app) || !sdoca_arg_valid(app_name) || !sdoca_arg_valid(app_name_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	uint32_t len = *app_name_len > UINT32_MAX ? UINT32_MAX : (uint32_t)*app_name_len;
 	doca_error_t err = doca_dpa_app_get_name(app, app_name, &len);

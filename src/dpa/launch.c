@@ -463,9 +463,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_kernel_launch_update_set(
         struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
         doca_dpa_func_t *func, ...)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(func))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(func))
 		return DOCA_ERROR_INVALID_VALUE;
 	va_list args;
 	va_start(args, func);
@@ -480,9 +478,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_kernel_launch_update_add(
         struct doca_sync_event *comp_event, uint64_t comp_count, unsigned int num_threads,
         doca_dpa_func_t *func, ...)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(func))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(func))
 		return DOCA_ERROR_INVALID_VALUE;
 	va_list args;
 	va_start(args, func);

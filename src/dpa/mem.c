@@ -70,11 +70,7 @@ void sdoca_dpa_mem_release_all(struct doca_dpa *dpa)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_mem_alloc(struct doca_dpa *dpa, size_t size,
                                                   doca_dpa_dev_uintptr_t *dev_ptr)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev_ptr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size > 0))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(dev_ptr) || !sdoca_arg_valid(size > 0))
 		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = check_started(dpa, __func__);
 	if (err != DOCA_SUCCESS)
@@ -145,9 +141,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa,
                                                    doca_dpa_dev_uintptr_t dst_ptr, void *src_ptr,
                                                    size_t size)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(src_ptr))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(src_ptr))
 		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = copy_check(dpa, dst_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
@@ -158,9 +152,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr,
                                                    doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dst_ptr))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(dst_ptr))
 		return DOCA_ERROR_INVALID_VALUE;
 	doca_error_t err = copy_check(dpa, src_ptr, size, __func__);
 	if (err == DOCA_SUCCESS)
@@ -173,9 +165,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa,
                                                        doca_dpa_dev_uintptr_t dst_ptr,
                                                        struct doca_buf *buf, size_t size)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(buf))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (size > buf->data_len)
 		return sdoca_fail(
@@ -193,9 +183,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa,
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_d2h_buf_memcpy(struct doca_dpa *dpa, struct doca_buf *buf,
                                                        doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(buf))
 		return DOCA_ERROR_INVALID_VALUE;
 	size_t room = buf->len - (size_t)(buf->data - buf->head);
 	if (size > room)

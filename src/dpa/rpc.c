@@ -42,11 +42,7 @@ static doca_error_t rpc_call(struct rpc_run *run)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_rpc(struct doca_dpa *dpa, doca_dpa_func_t *func,
                                             uint64_t *retval, ...)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(func))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(retval))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(func) || !sdoca_arg_valid(retval))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!dpa->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "doca_dpa_rpc: the DPA is not started");

@@ -255,9 +255,7 @@ static void end_host_thread(struct doca_dpa_thread *t)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa,
                                                       struct doca_dpa_thread **dpa_thread)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_thread))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(dpa_thread))
 		return DOCA_ERROR_INVALID_VALUE;
 	struct doca_dpa_thread *t = calloc(1, sizeof(*t));
 	if (t == NULL)
@@ -324,9 +322,7 @@ static bool configurable(const struct doca_dpa_thread *t, const char *caller)
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread,
                                                             doca_dpa_func_t *func, uint64_t arg)
 {
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(func))
+	if (!sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(func))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!configurable(dpa_thread, __func__))
 		return DOCA_ERROR_BAD_STATE;
@@ -349,11 +345,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thre
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thread *dpa_thread,
                                                             doca_dpa_func_t **func, uint64_t *arg)
 {
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(func))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(arg))
+	if (!sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(func) || !sdoca_arg_valid(arg))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_thread->func == NULL)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: thread %u has no kernel set", __func__,
@@ -380,9 +372,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_thread,
                                                                  doca_dpa_dev_uintptr_t *dev_ptr)
 {
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev_ptr))
+	if (!sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(dev_ptr))
 		return DOCA_ERROR_INVALID_VALUE;
 	*dev_ptr = dpa_thread->local_storage;
 	return DOCA_SUCCESS;
@@ -391,9 +381,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_affinity(
         struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity *affinity)
 {
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(affinity))
+	if (!sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(affinity))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!configurable(dpa_thread, __func__))
 		return DOCA_ERROR_BAD_STATE;
@@ -408,9 +396,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_set_affinity(
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_affinity(
         struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity **affinity)
 {
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(affinity))
+	if (!sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(affinity))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (dpa_thread->affinity == NULL)
 		return sdoca_fail(DOCA_ERROR_NOT_FOUND, "%s: thread %u has no affinity set",
@@ -503,9 +489,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread,
                                                       uint32_t *dpa_thread_id)
 {
-	if (!sdoca_arg_valid(dpa_thread))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_thread_id))
+	if (!sdoca_arg_valid(dpa_thread) || !sdoca_arg_valid(dpa_thread_id))
 		return DOCA_ERROR_INVALID_VALUE;
 	*dpa_thread_id = dpa_thread->id;
 	return DOCA_SUCCESS;
@@ -552,9 +536,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa
                                                             unsigned int num_threads,
                                                             struct doca_dpa_tg **tg)
 {
-	if (!sdoca_arg_valid(dpa))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(tg))
+	if (!sdoca_arg_valid(dpa) || !sdoca_arg_valid(tg))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (num_threads == 0 || num_threads > dpa->total_eus)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
@@ -592,9 +574,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_destroy(struct doca_dpa_tg 
 DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_get_num_threads(struct doca_dpa_tg *tg,
                                                                      unsigned int *num_threads)
 {
-	if (!sdoca_arg_valid(tg))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(num_threads))
+	if (!sdoca_arg_valid(tg) || !sdoca_arg_valid(num_threads))
 		return DOCA_ERROR_INVALID_VALUE;
 	*num_threads = tg->num_threads;
 	return DOCA_SUCCESS;
@@ -604,9 +584,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_dpa_thread_group_set_thread(struct doca_dpa_
                                                                 struct doca_dpa_thread *thread,
                                                                 unsigned int rank)
 {
-	if (!sdoca_arg_valid(tg))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(thread))
+	if (!sdoca_arg_valid(tg) || !sdoca_arg_valid(thread))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (tg->started)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the group is started", __func__);

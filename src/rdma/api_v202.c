@@ -220,9 +220,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_state(const struct doca_rdma *rdma,
 	struct doca_rdma *r = (struct doca_rdma *)rdma;
 	const struct doca_rdma_connection *conn;
 
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(state))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(state))
 		return DOCA_ERROR_INVALID_VALUE;
 	conn = r->ctx.state == DOCA_CTX_STATE_RUNNING ? rdma_implicit_connection(r) : NULL;
 	if (!rdma->ctx.v202.started)
@@ -251,9 +249,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_buf_chain_len(const struct doc
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_job_get_supported(const struct doca_devinfo *devinfo,
                                                            enum doca_rdma_job_types job_type)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_rdma_job((int)job_type)))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(is_rdma_job((int)job_type)))
 		return DOCA_ERROR_INVALID_VALUE;
 	return DOCA_SUCCESS;
 }
@@ -281,11 +277,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_buf_chain_len(
         const struct doca_devinfo *devinfo, enum doca_rdma_job_types job_type,
         enum doca_rdma_transport_type transport_type, uint32_t *max_buf_chain_len)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_buf_chain_len))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(is_rdma_job((int)job_type)))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_buf_chain_len) ||
+	    !sdoca_arg_valid(is_rdma_job((int)job_type)))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (transport_type != DOCA_RDMA_TRANSPORT_RC)
 		return DOCA_ERROR_NOT_SUPPORTED;

@@ -70,11 +70,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_export(const struct doca_
 	struct doca_rdma *r = (struct doca_rdma *)rdma;
 	struct doca_rdma_connection *conn;
 
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(details))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(size))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(details) || !sdoca_arg_valid(size))
 		return DOCA_ERROR_INVALID_VALUE;
 	conn = rdma_implicit_connection(r);
 	if (conn) {
@@ -90,9 +86,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma 
 {
 	struct doca_rdma_connection *conn;
 
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(details))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(details))
 		return DOCA_ERROR_INVALID_VALUE;
 	conn = rdma_implicit_connection(rdma);
 	if (!conn)
@@ -104,9 +98,7 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_v205_doca_rdma_connect(struct doca_rdma 
 DOCA_EXPERIMENTAL doca_error_t
 softdoca_v205_doca_rdma_get_dpa_handle(struct doca_rdma *rdma, struct doca_dpa_dev_rdma **dpa_rdma)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_rdma))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(dpa_rdma))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED("the DPA emulation is not built yet");
 	return DOCA_ERROR_NOT_SUPPORTED;

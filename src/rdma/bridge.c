@@ -18,9 +18,7 @@ SDOCA_LOG_MODULE(rdma_bridge);
 
 DOCA_STABLE doca_error_t doca_rdma_bridge_get_dev_pd(const struct doca_dev *dev, struct ibv_pd **pd)
 {
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pd))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(pd))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -28,9 +26,7 @@ DOCA_STABLE doca_error_t doca_rdma_bridge_get_dev_pd(const struct doca_dev *dev,
 
 DOCA_STABLE doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, struct doca_dev **dev)
 {
-	if (!sdoca_arg_valid(pd))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
+	if (!sdoca_arg_valid(pd) || !sdoca_arg_valid(dev))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -39,11 +35,7 @@ DOCA_STABLE doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, st
 DOCA_STABLE doca_error_t doca_rdma_bridge_get_buf_mkey(const struct doca_buf *buf,
                                                        struct doca_dev *dev, uint32_t *mkey)
 {
-	if (!sdoca_arg_valid(buf))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mkey))
+	if (!sdoca_arg_valid(buf) || !sdoca_arg_valid(dev) || !sdoca_arg_valid(mkey))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -53,11 +45,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_get_mmap_mkey_from_pd(const stru
                                                                       struct ibv_pd *pd,
                                                                       uint32_t *mkey)
 {
-	if (!sdoca_arg_valid(mmap))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(pd))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mkey))
+	if (!sdoca_arg_valid(mmap) || !sdoca_arg_valid(pd) || !sdoca_arg_valid(mkey))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -66,11 +54,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_get_mmap_mkey_from_pd(const stru
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_prepare_connection(
         struct doca_rdma *rdma, struct rdma_cm_id *cm_id, struct doca_rdma_connection **conn)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(cm_id))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(conn))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(cm_id) || !sdoca_arg_valid(conn))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -82,9 +66,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_accept(struct doca_rdma *rdma, v
 {
 	(void)private_data;
 	(void)private_data_len;
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(conn))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(conn))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;
@@ -93,9 +75,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_accept(struct doca_rdma *rdma, v
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_bridge_established(struct doca_rdma *rdma,
                                                             struct doca_rdma_connection *conn)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(conn))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(conn))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED(NO_VERBS);
 	return DOCA_ERROR_NOT_SUPPORTED;

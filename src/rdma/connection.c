@@ -423,13 +423,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_export(struct doca_rdma *rdma,
                                                 size_t *local_rdma_conn_details_size,
                                                 struct doca_rdma_connection **rdma_connection)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(local_rdma_conn_details))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(local_rdma_conn_details_size))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(rdma_connection))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(local_rdma_conn_details) ||
+	    !sdoca_arg_valid(local_rdma_conn_details_size) || !sdoca_arg_valid(rdma_connection))
 		return DOCA_ERROR_INVALID_VALUE;
 	return rdma_export(rdma, local_rdma_conn_details, local_rdma_conn_details_size,
 	                   rdma_connection);
@@ -440,11 +435,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect(struct doca_rdma *rdma,
                                                  size_t remote_rdma_conn_details_size,
                                                  struct doca_rdma_connection *rdma_connection)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(remote_rdma_conn_details))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(rdma_connection))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(remote_rdma_conn_details) ||
+	    !sdoca_arg_valid(rdma_connection))
 		return DOCA_ERROR_INVALID_VALUE;
 	return rdma_conn_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size,
 	                         rdma_connection);
@@ -543,9 +535,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connection_get_user_data(
 DOCA_STABLE doca_error_t softdoca_dev_get_counters(const struct doca_dev *dev,
                                                    struct softdoca_rdma_counters *counters)
 {
-	if (!sdoca_arg_valid(dev))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(counters))
+	if (!sdoca_arg_valid(dev) || !sdoca_arg_valid(counters))
 		return DOCA_ERROR_INVALID_VALUE;
 	nic_dev_counters(dev->info.ibdev_name, counters);
 	return DOCA_SUCCESS;

@@ -366,9 +366,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *send_queue_size)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(send_queue_size))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(send_queue_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*send_queue_size = rdma->send_queue_size;
 	return DOCA_SUCCESS;
@@ -377,9 +375,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_send_queue_size(const struct doca_r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma,
                                                              uint32_t *recv_queue_size)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(recv_queue_size))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(recv_queue_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*recv_queue_size = rdma->recv_queue_size;
 	return DOCA_SUCCESS;
@@ -388,9 +384,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_recv_queue_size(const struct doca_r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma,
                                                                    uint32_t *max_send_buf_list_len)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_send_buf_list_len))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(max_send_buf_list_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_send_buf_list_len = rdma->max_send_buf_list_len;
 	return DOCA_SUCCESS;
@@ -399,9 +393,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_send_buf_list_len(const struct 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(const struct doca_rdma *rdma,
                                                             enum doca_rdma_transport_type *type)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(type))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(type))
 		return DOCA_ERROR_INVALID_VALUE;
 	*type = rdma->transport_type;
 	return DOCA_SUCCESS;
@@ -410,9 +402,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_transport_type(const struct doca_rd
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
                                                  enum doca_mtu_size *mtu)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(mtu))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(mtu))
 		return DOCA_ERROR_INVALID_VALUE;
 	*mtu = rdma->mtu;
 	return DOCA_SUCCESS;
@@ -421,9 +411,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma,
                                                          uint32_t *permissions)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(permissions))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(permissions))
 		return DOCA_ERROR_INVALID_VALUE;
 	*permissions = rdma->permissions;
 	return DOCA_SUCCESS;
@@ -432,9 +420,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma,
                                                          uint8_t *grh_enabled)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(grh_enabled))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(grh_enabled))
 		return DOCA_ERROR_INVALID_VALUE;
 	*grh_enabled = rdma->grh_enabled;
 	return DOCA_SUCCESS;
@@ -443,9 +429,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma,
                                                        uint32_t *gid_index)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gid_index))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(gid_index))
 		return DOCA_ERROR_INVALID_VALUE;
 	*gid_index = rdma->gid_index;
 	return DOCA_SUCCESS;
@@ -453,9 +437,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *r
 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, uint32_t *sl)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(sl))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(sl))
 		return DOCA_ERROR_INVALID_VALUE;
 	*sl = rdma->sl;
 	return DOCA_SUCCESS;
@@ -464,9 +446,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, ui
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma, uint16_t *timeout)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(timeout))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(timeout))
 		return DOCA_ERROR_INVALID_VALUE;
 	*timeout = rdma->connection_request_timeout;
 	return DOCA_SUCCESS;
@@ -475,9 +455,7 @@ doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma, uint16_t 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma,
                                                                  uint16_t *max_num_connections)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_num_connections))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(max_num_connections))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_num_connections = rdma->max_num_connections;
 	return DOCA_SUCCESS;
@@ -486,9 +464,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_max_num_connections(struct doca_rdm
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma,
                                                              uint8_t *rnr_retry_count)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(rnr_retry_count))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(rnr_retry_count))
 		return DOCA_ERROR_INVALID_VALUE;
 	*rnr_retry_count = rdma->rnr_retry_count;
 	return DOCA_SUCCESS;
@@ -499,9 +475,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_r
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(
         const struct doca_devinfo *devinfo, uint32_t *max_recv_queue_size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_recv_queue_size))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_recv_queue_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_recv_queue_size = RDMA_MAX_QUEUE_SIZE;
 	return DOCA_SUCCESS;
@@ -510,9 +484,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_recv_queue_size(
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(
         const struct doca_devinfo *devinfo, uint32_t *max_send_queue_size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_send_queue_size))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_send_queue_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_send_queue_size = RDMA_MAX_QUEUE_SIZE;
 	return DOCA_SUCCESS;
@@ -521,9 +493,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_queue_size(
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_buf_list_len(
         const struct doca_devinfo *devinfo, uint32_t *max_send_buf_list_len)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_send_buf_list_len))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_send_buf_list_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_send_buf_list_len = RDMA_MAX_BUF_LIST_LEN;
 	return DOCA_SUCCESS;
@@ -532,9 +502,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_max_send_buf_list_len(
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo, uint32_t *max_message_size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_message_size))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_message_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_message_size = RDMA_MAX_MESSAGE_SIZE;
 	return DOCA_SUCCESS;
@@ -543,9 +511,7 @@ doca_rdma_cap_get_max_message_size(const struct doca_devinfo *devinfo, uint32_t 
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid_table_size(const struct doca_devinfo *devinfo,
                                                                 uint32_t *gid_table_size)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gid_table_size))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(gid_table_size))
 		return DOCA_ERROR_INVALID_VALUE;
 	*gid_table_size = devinfo->num_gids;
 	return DOCA_SUCCESS;
@@ -555,9 +521,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_get_gid(const struct doca_devinfo *
                                                      uint32_t start_index, uint32_t num_entries,
                                                      struct doca_rdma_gid *gid_array)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gid_array))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(gid_array))
 		return DOCA_ERROR_INVALID_VALUE;
 	if ((uint64_t)start_index + num_entries > devinfo->num_gids)
 		return sdoca_fail(DOCA_ERROR_INVALID_VALUE,
@@ -582,9 +546,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_transport_type_is_supported(
 DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
         const struct doca_devinfo *devinfo, uint32_t *max_num_connections)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_num_connections))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_num_connections))
 		return DOCA_ERROR_INVALID_VALUE;
 	*max_num_connections = RDMA_MAX_CONNECTIONS;
 	return DOCA_SUCCESS;
@@ -595,9 +557,7 @@ DOCA_STABLE doca_error_t softdoca_rdma_cap_get_max_num_connections(
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma,
                                                         struct doca_gpu_dev_rdma **gpu_rdma)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(gpu_rdma))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(gpu_rdma))
 		return DOCA_ERROR_INVALID_VALUE;
 	SDOCA_LOG_NOT_SUPPORTED("softdoca has no GPU data path");
 	return DOCA_ERROR_NOT_SUPPORTED;

@@ -80,9 +80,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_create(enum doca_rdma_addr_type ad
 	struct doca_rdma_addr *a;
 	size_t len;
 
-	if (!sdoca_arg_valid(address))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr))
+	if (!sdoca_arg_valid(address) || !sdoca_arg_valid(addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	memset(&ss, 0, sizeof(ss));
 	if (addr_type == DOCA_RDMA_ADDR_TYPE_GID) {
@@ -136,13 +134,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_addr_get_params(struct doca_rdma_addr *
                                                          enum doca_rdma_addr_type *addr_type,
                                                          const char **address, uint16_t *port)
 {
-	if (!sdoca_arg_valid(addr))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr_type))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(address))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(port))
+	if (!sdoca_arg_valid(addr) || !sdoca_arg_valid(addr_type) || !sdoca_arg_valid(address) ||
+	    !sdoca_arg_valid(port))
 		return DOCA_ERROR_INVALID_VALUE;
 	*addr_type = addr->type;
 	*address = addr->text;
@@ -177,9 +170,7 @@ softdoca_rdma_connection_get_private_data(const struct doca_rdma_connection *rdm
 
 	if (status != DOCA_SUCCESS)
 		return status;
-	if (!sdoca_arg_valid(private_data))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(private_data_len))
+	if (!sdoca_arg_valid(private_data) || !sdoca_arg_valid(private_data_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	*private_data = rdma_connection->private_len ? rdma_connection->private_data : NULL;
 	*private_data_len = rdma_connection->private_len;
@@ -518,9 +509,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma,
 	struct doca_rdma_connection *conn;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(addr))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(addr))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!can_connect(rdma))
 		return sdoca_fail(

@@ -106,9 +106,7 @@ static doca_error_t why_fail(char *why, size_t len, doca_error_t err, const char
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
                                                         doca_dpa_dev_rdma_t *dpa_rdma)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_rdma))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(dpa_rdma))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!rdma->ctx.dpa)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE,
@@ -124,9 +122,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma,
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma,
                                                                struct doca_dpa_completion *dpa_comp)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(dpa_comp))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(dpa_comp))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "%s: the context is not IDLE", __func__);

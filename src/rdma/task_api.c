@@ -22,9 +22,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_cap_task_receive_get_max_dst_buf_list_l
         const struct doca_devinfo *devinfo, enum doca_rdma_transport_type transport_type,
         uint32_t *max_buf_list_len)
 {
-	if (!sdoca_arg_valid(devinfo))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(max_buf_list_len))
+	if (!sdoca_arg_valid(devinfo) || !sdoca_arg_valid(max_buf_list_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (transport_type != DOCA_RDMA_TRANSPORT_TYPE_RC)
 		return DOCA_ERROR_NOT_SUPPORTED;
@@ -37,9 +35,8 @@ RDMA_TASK_SET_CONF(doca_rdma_task_receive_set_conf, receive, RDMA_TASK_RECEIVE)
 DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struct doca_rdma *rdma,
                                                                            uint32_t buf_list_len)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf_list_len > 0 && buf_list_len <= RDMA_MAX_BUF_LIST_LEN))
+	if (!sdoca_arg_valid(rdma) ||
+	    !sdoca_arg_valid(buf_list_len > 0 && buf_list_len <= RDMA_MAX_BUF_LIST_LEN))
 		return DOCA_ERROR_INVALID_VALUE;
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE)
 		return sdoca_fail(DOCA_ERROR_BAD_STATE, "the context is not IDLE");
@@ -50,9 +47,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struc
 DOCA_EXPERIMENTAL doca_error_t
 doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma *rdma, uint32_t *buf_list_len)
 {
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(buf_list_len))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(buf_list_len))
 		return DOCA_ERROR_INVALID_VALUE;
 	*buf_list_len = rdma->recv_buf_list_len;
 	return DOCA_SUCCESS;

@@ -240,13 +240,8 @@ DOCA_EXPERIMENTAL doca_error_t softdoca_rdma_task_batch_allocate(
 	uint8_t *base;
 	doca_error_t status;
 
-	if (!sdoca_arg_valid(rdma))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(src_array))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(task_user_data_array))
-		return DOCA_ERROR_INVALID_VALUE;
-	if (!sdoca_arg_valid(task_batch))
+	if (!sdoca_arg_valid(rdma) || !sdoca_arg_valid(src_array) ||
+	    !sdoca_arg_valid(task_user_data_array) || !sdoca_arg_valid(task_batch))
 		return DOCA_ERROR_INVALID_VALUE;
 	status = check_op(op, __func__);
 	if (status != DOCA_SUCCESS)
