@@ -124,12 +124,39 @@ static void print_detail(const char *id, const struct softdoca_rdma_counters *d,
 			       (double)d->naks_received_by_syndrome[syn] / s);
 }
 
+/* The connections' rows of the table, or (detail) their operations and
+ * NAKs, over the interval. */
+static void print_connections(const struct info_interval *iv, const char *only, bool detail)
+{
+	const struct softdoca_process_counters *pc = iv->now;
+	struct softdoca_rdma_counters d;
+	char id[16], qpn[16], peer[16];
+
+	for (uint32_t i = 0; i < pc->num_connections; i++) {
+		const struct softdoca_connection_counters *c = &pc->connections[i], *b;
+
+		if (!shown(device_name(pc, c->device), only))
+			continue;
+		b = connection_before(iv, c);
+		counters_delta(&c->counters, b ? &b->counters : NULL, &d);
+		snprintf(id, sizeof(id), "0x%08x", c->connection_id);
+		if (detail) {
+			print_detail(id, &d, iv->seconds);
+			continue;
+		}
+		snprintf(qpn, sizeof(qpn), "%u", c->qp_number);
+		snprintf(peer, sizeof(peer), "%u", c->peer_pid);
+		print_row(id, device_name(pc, c->device), qpn, peer, info_state_name(c->state),
+		          &c->counters, &d, iv->seconds);
+	}
+}
+
 void info_watch_print_text(const struct info_interval *iv, const char *only, bool clear)
 {
 	const struct softdoca_process_counters *pc = iv->now;
 	struct softdoca_rdma_counters d;
 	time_t when = (time_t)iv->unix_time;
-	char stamp[32], id[16], qpn[16], peer[16];
+	char stamp[32];
 	struct tm tm;
 
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", gmtime_r(&when, &tm));
@@ -141,40 +168,16 @@ void info_watch_print_text(const struct info_interval *iv, const char *only, boo
 	       "hca_id", "qpn", "peer_pid", "state", "inflght", "posted/s", "served/s",
 	       "sent_MiB/s", "read_MiB/s", "plcd_MiB/s", "rnr/s", "naks/s", "t/o/s", "fail/s");
 	for (uint32_t i = 0; i < pc->num_devices; i++) {
-		const struct softdoca_device_counters *dev = &pc->devices[i];
+		const struct softdoca_device_counters *dev = &pc->devices[i], *b;
 
 		if (!shown(dev->ibdev_name, only))
 			continue;
-		counters_delta(&dev->counters,
-		               device_before(iv, dev->ibdev_name)
-		                       ? &device_before(iv, dev->ibdev_name)->counters
-		                       : NULL,
-		               &d);
+		b = device_before(iv, dev->ibdev_name);
+		counters_delta(&dev->counters, b ? &b->counters : NULL, &d);
 		print_row("all", dev->ibdev_name, "-", "-", "-", &dev->counters, &d, iv->seconds);
 	}
-	for (uint32_t i = 0; i < pc->num_connections; i++) {
-		const struct softdoca_connection_counters *c = &pc->connections[i], *b;
-
-		if (!shown(device_name(pc, c->device), only))
-			continue;
-		b = connection_before(iv, c);
-		counters_delta(&c->counters, b ? &b->counters : NULL, &d);
-		snprintf(id, sizeof(id), "0x%08x", c->connection_id);
-		snprintf(qpn, sizeof(qpn), "%u", c->qp_number);
-		snprintf(peer, sizeof(peer), "%u", c->peer_pid);
-		print_row(id, device_name(pc, c->device), qpn, peer, info_state_name(c->state),
-		          &c->counters, &d, iv->seconds);
-	}
-	for (uint32_t i = 0; i < pc->num_connections; i++) {
-		const struct softdoca_connection_counters *c = &pc->connections[i], *b;
-
-		if (!shown(device_name(pc, c->device), only))
-			continue;
-		b = connection_before(iv, c);
-		counters_delta(&c->counters, b ? &b->counters : NULL, &d);
-		snprintf(id, sizeof(id), "0x%08x", c->connection_id);
-		print_detail(id, &d, iv->seconds);
-	}
+	print_connections(iv, only, false);
+	print_connections(iv, only, true);
 	info_watch_print_dpa_text(iv, only);
 	if (!clear)
 		printf("\n"); /* intervals apart, in a file or a pipe */
