@@ -16,39 +16,23 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/lib.sh"
-BUILD=${1:-$ROOT/build}
-PERF=$BUILD/tools/softdoca-perf
-PP=$BUILD/tests/dpa/dpa_pingpong_peer
+pp_prepare "${1:-}"
 ROUNDS=${ROUNDS:-5}
 export PP_ROUNDS=${PP_ROUNDS:-1000}
 PORT=19700
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-[ -x "$PERF" ] && [ -x "$PP" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
 
 # dpa_rtt TRANSPORT -> the mean round trip in us
 dpa_rtt() {
-	rm -f "$DIR/port"
-	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 0 "$PP" pingpong server --port-file "$DIR/port" \
-		--iface lo >"$DIR/server.log" 2>&1 &
-	local server=$!
-	wait_for "$DIR/port" .
-	SOFTDOCA_TRANSPORT=$1 timeout 300 taskset -c 1 "$PP" pingpong client --host 127.0.0.1 \
-		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
-	wait $server
+	pp_server "$1"
+	pp_client "$1"
 	awk '/dpa pingpong:/ { print $(NF - 2) }' "$DIR/client.log"
 }
 
 # host_rtt TRANSPORT -> the mean round trip in us
 host_rtt() {
 	PORT=$((PORT + 1))
-	timeout 300 taskset -c 0 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
-		>"$DIR/perf-server.log" 2>&1 &
-	local server=$!
-	wait_for "$DIR/perf-server.log" "waiting for a client"
-	timeout 300 taskset -c 1 "$PERF" -p "$PORT" --transport "$1" -t send --lat -s 16 -n "$PP_ROUNDS" \
-		127.0.0.1 >"$DIR/perf-client.log" 2>&1
-	wait $server
+	perf_server "$PORT" "$1" "$PP_ROUNDS"
+	perf_client "$PORT" "$1" "$PP_ROUNDS"
 	awk '/#bytes/ { getline; printf "%.2f", 2 * $6; exit }' "$DIR/perf-client.log"
 }
 

@@ -11,41 +11,24 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/bench/lib.sh"
-BUILD=${1:-$ROOT/build}
-PERF=$BUILD/tools/softdoca-perf
-PP=$BUILD/tests/dpa/dpa_pingpong_peer
+pp_prepare "${1:-}"
 N1=${N1:-2000}
 N2=${N2:-6000}
 PORT=19800
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-[ -x "$PERF" ] && [ -x "$PP" ] || { echo "build first: ./run.sh build" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "needs valgrind" >&2; exit 1; }
 
 # dpa N -> callgrind output of the client of N round trips in $DIR/dpa.N
 dpa() {
-	rm -f "$DIR/port"
-	PP_ROUNDS=$1 SOFTDOCA_TRANSPORT=shm timeout 300 taskset -c 0 "$PP" pingpong server \
-		--port-file "$DIR/port" --iface lo >"$DIR/server.log" 2>&1 &
-	local server=$!
-	wait_for "$DIR/port" .
-	PP_ROUNDS=$1 SOFTDOCA_TRANSPORT=shm timeout 300 taskset -c 1 valgrind --tool=callgrind \
-		--callgrind-out-file="$DIR/dpa.$1" "$PP" pingpong client --host 127.0.0.1 \
-		--port "$(cat "$DIR/port")" --iface lo >"$DIR/client.log" 2>&1
-	wait $server
+	export PP_ROUNDS=$1
+	pp_server shm
+	pp_client shm valgrind --tool=callgrind --callgrind-out-file="$DIR/dpa.$1"
 }
 
 # host N -> callgrind output of softdoca-perf's client of N round trips in $DIR/host.N
 host() {
 	PORT=$((PORT + 1))
-	timeout 300 taskset -c 0 "$PERF" -p "$PORT" --transport shm -t send --lat -s 16 -n "$1" \
-		>"$DIR/perf-server.log" 2>&1 &
-	local server=$!
-	wait_for "$DIR/perf-server.log" "waiting for a client"
-	timeout 300 taskset -c 1 valgrind --tool=callgrind --callgrind-out-file="$DIR/host.$1" \
-		"$PERF" -p "$PORT" --transport shm -t send --lat -s 16 -n "$1" 127.0.0.1 \
-		>"$DIR/perf-client.log" 2>&1
-	wait $server
+	perf_server "$PORT" shm "$1"
+	perf_client "$PORT" shm "$1" valgrind --tool=callgrind --callgrind-out-file="$DIR/host.$1"
 }
 
 # per_rtt KIND PATTERN -> inclusive Ir per round trip of the functions matching PATTERN
