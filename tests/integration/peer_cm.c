@@ -115,6 +115,40 @@ struct inbox {
 	int count;
 };
 
+/* How many of the messages that arrived are the survivors' (ids from
+ * victims on); the receives complete in posting order. */
+static int survivors_arrived(struct peer *p, const struct inbox *in, size_t inbox_off, int victims)
+{
+	int n = 0;
+
+	for (int i = 0; i < in->count && in->recvs[i].r.done; i++) {
+		int id, seq;
+
+		if (in->recvs[i].r.status == DOCA_SUCCESS &&
+		    sscanf((char *)p->mem + inbox_off + (size_t)i * MSG_LEN, "%d:%d", &id, &seq) ==
+		            2 &&
+		    id >= victims)
+			n++;
+	}
+	return n;
+}
+
+/* Progresses until every survivor's messages arrived (fails after WAIT_MS).
+ * A survivor's "done" says its sends completed, not that the receives here
+ * did: the ACK of a send leaves before its receive completes (as on RC). */
+static void wait_survivors(struct peer *p, const struct inbox *in, size_t inbox_off, int clients,
+                           int victims)
+{
+	uint64_t deadline = now_ms() + WAIT_MS;
+	int want = (clients - victims) * MSGS, n;
+
+	while ((n = survivors_arrived(p, in, inbox_off, victims)) < want) {
+		EXPECT(now_ms() < deadline, "%d of the survivors' %d messages within %d ms", n,
+		       want, WAIT_MS);
+		doca_pe_progress(p->pe);
+	}
+}
+
 static void cm_server(struct peer *p, int clients, int victims)
 {
 	static struct inbox in;
@@ -175,6 +209,7 @@ static void cm_server(struct peer *p, int clients, int victims)
 		free(msg);
 	}
 	wait_count(p, &p->cm_disconnected, victims, "victims' disconnections");
+	wait_survivors(p, &in, inbox_off, clients, victims);
 	/* Every message that arrived: once, in order, on its sender's
 	 * connection. Receives complete in posting order. */
 	int arrived = 0;
