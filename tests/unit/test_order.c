@@ -370,6 +370,9 @@ static bool write_back_attempt(struct exchange *x)
 	size_t len;
 
 	memset(x, 0, sizeof(*x));
+	/* Where the bytes go, cleared: an earlier attempt left them there. */
+	memset(t.b.mem + 4 * PART, 0, 2 * PART);
+	memset(t.a.mem + 7 * PART, 0, 8);
 	fill(t.a.mem + 4 * PART, 2 * PART, 7);
 	x->w0 = write_task(4 * PART, 4 * PART, 0, x->bufs);
 	x->w1 = write_task(5 * PART, 5 * PART, 1, x->bufs + 2);
