@@ -43,7 +43,7 @@
 
 #include "core/clock.h"
 #include "core/keys.h"
-#include "nic/stats_dpa.h"
+#include "nic/diag_hooks.h"
 #include "nic/wire.h"
 #include "transport/xport.h"
 
@@ -709,20 +709,6 @@ bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx
 /* At connect: the messages kept unread go on if they are the peer's. */
 void nic_bind_release(struct nic_qp *qp);
 
-/* --- fault.c (the hooks are behind a test of qp->fault or stop_until_ns) --- */
-/* The faults that name the QP's connection, if any, at its creation. */
-void nic_fault_attach(struct nic_qp *qp, uint32_t conn_id);
-void nic_fault_detach(struct nic_qp *qp);
-/* A message from the peer: true if a fault took it (*kept: rx kept). */
-bool nic_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, bool *kept);
-/* This side posts a request (a connected QP): true if the connection
- * breaks instead. */
-bool nic_fault_post(struct nic_qp *qp);
-/* Whether the worker is stopped now (it goes on once the stop is over). */
-bool nic_fault_stopped(struct nic_worker *w);
-/* Delayed messages due, an RNR over (lock held). */
-void nic_fault_timers(struct nic_qp *qp, uint64_t now_ns, uint64_t *next_ns);
-
 /* --- stats.c --- */
 /* to += from, every counter. */
 void nic_counters_add(struct softdoca_rdma_counters *to, const struct softdoca_rdma_counters *from);
@@ -733,59 +719,14 @@ void nic_stats_retire(const struct nic_worker *w, const struct softdoca_rdma_cou
 /* The counters of every connection the process had on a device. */
 void nic_dev_counters(const char *ibdev_name, struct softdoca_rdma_counters *out);
 
+/* The most a collection holds (the counters snapshot's limits, diag.h). */
+#define NIC_STATS_MAX_DEVICES 1024u
+#define NIC_STATS_MAX_CONNS (1u << 20)
 /* Every device's counters and every live connection's, now (the lock of
  * each worker taken in turn); free with nic_stats_free(). */
 doca_error_t nic_stats_collect(struct softdoca_process_counters **out);
 
-/* --- stats_wire.c: a process's counters as bytes (docs/wire.md) --- */
-#define NIC_STATS_MAGIC "SDCT"
-#define NIC_STATS_VERSION 2   /* with the DPA section */
-#define NIC_STATS_VERSION_1 1 /* without: what a process with no DPA sends */
-#define NIC_STATS_HDR_LEN 64u
-#define NIC_STATS_MAX_LEN (64u << 20)
-#define NIC_STATS_MAX_DEVICES 1024u
-#define NIC_STATS_MAX_CONNS (1u << 20)
-#define NIC_STATS_DPA_MAGIC "SDPA"
-#define NIC_STATS_DPA_HDR_LEN 16u
-#define NIC_STATS_DPA_LEN 184u        /* a DPA record's fields (version 2) */
-#define NIC_STATS_DPA_THREAD_LEN 136u /* a DPA thread record's */
-#define NIC_STATS_MAX_DPAS SDOCA_STATS_MAX_DPAS
-#define NIC_STATS_MAX_DPA_THREADS SDOCA_STATS_MAX_DPA_THREADS
-/* A snapshot of pc (malloc'd). */
-doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_t **out,
-                              size_t *out_len);
-/* Checks a snapshot's header (its first NIC_STATS_HDR_LEN bytes of len) and
- * gives the snapshot's whole length. */
-doca_error_t nic_stats_check_header(const uint8_t *hdr, size_t len, uint32_t *total);
-/* Checks and reads a snapshot from outside; logs what is wrong. */
-doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
-                              struct softdoca_process_counters **out);
 void nic_stats_free(struct softdoca_process_counters *pc);
-
-/* --- stats_path.c: where the channel's socket is --- */
-/* Makes this process's socket path (a private directory of this user's,
- * stale sockets of dead processes removed); false if there is none. */
-bool nic_stats_path_own(char *path, size_t cap);
-/* Finds process pid's socket: NOT_FOUND, or NOT_PERMITTED when it is in a
- * directory this user may not enter. Logs nothing. */
-doca_error_t nic_stats_path_find(uint32_t pid, char *path, size_t cap);
-
-/* --- stats_channel.c: the read-only channel that answers with them --- */
-/* What a reader sends, and what a channel with every slot taken answers
- * (docs/wire.md, "Counters snapshot"). */
-#define NIC_STATS_REQUEST "SDCTASK1"
-#define NIC_STATS_BUSY "SDCTBUSY"
-/* Opens the process's channel (unless SOFTDOCA_STATS=0) and watches it in
- * the service thread's epoll set; events come back tagged tag. */
-void nic_stats_channel_open(int epoll_fd, uint64_t tag);
-/* An event tagged tag: accepts readers, sends what is pending (service thread). */
-void nic_stats_channel_event(void);
-/* Drops readers past their deadline; returns the next deadline (UINT64_MAX: none). */
-uint64_t nic_stats_channel_timers(void);
-/* Closes it and every reader (the service thread stopped). */
-void nic_stats_channel_close(void);
-/* Asks process pid for its counters (any thread); logs why it failed. */
-doca_error_t nic_stats_query(uint32_t pid, struct softdoca_process_counters **out);
 
 /* --- service.c --- */
 doca_error_t nic_service_add(struct nic_worker *worker);

@@ -354,7 +354,7 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
-	if (SDOCA_UNLIKELY(worker->stop_until_ns) && nic_fault_stopped(worker)) {
+	if (SDOCA_UNLIKELY(worker->stop_until_ns) && nic_diag->fault_stopped(worker)) {
 		nic_unlock(worker);
 		return false;
 	}
@@ -439,7 +439,7 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
 			nic_resp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp && SDOCA_UNLIKELY(qp->fault))
-			nic_fault_timers(qp, now_ns, &next);
+			nic_diag->fault_timers(qp, now_ns, &next);
 	}
 	return next;
 }
