@@ -360,9 +360,14 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
 /* Calls fn for every worker, its lock held (and the list's). */
 void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);
+/* --- dispatch.c --- */
+/* The transport's receive callback (arg: the worker; its lock held): true
+ * if it kept rx. */
+bool nic_worker_on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_rx *rx);
 /* Hands a message from the QP's peer to the responder or the completer; true
  * if it kept the transport's rx. */
 bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
+/* --- peers.c --- */
 /* This kernel and PID namespace (a peer with the same can be watched). */
 void nic_host_identity(uint8_t boot_id[16], uint64_t *pidns);
 /* Watches a same-host peer's process (pidfd), so its death is noticed at
