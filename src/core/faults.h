@@ -6,7 +6,7 @@
  * Fault injection (SOFTDOCA_FAULTS, softdoca_faults_set): the specification,
  * its parser, and the faults of DOCA Core's own calls (memory registration,
  * task allocation, submission). The soft NIC injects the faults of
- * connections (src/nic/fault.c) from the same specification.
+ * connections (src/diag/fault.c) from the same specification.
  *
  * A specification is items separated by ';':
  *
@@ -39,7 +39,7 @@
 #define SDOCA_FAULTS_MAX_SPEC 1024 /* characters */
 
 enum sdoca_fault_kind {
-	/* a connection's (src/nic/fault.c) */
+	/* a connection's (src/diag/fault.c) */
 	SDOCA_FAULT_DELAY,      /* a message received is handed over ms later */
 	SDOCA_FAULT_DROP,       /* a message received is lost */
 	SDOCA_FAULT_RNR,        /* the receive queue looks empty for ms */

@@ -10,7 +10,7 @@
  *
  * A registry holds the live DPA contexts, threads and completion contexts.
  * The counters channel is below libdoca_dpa (layers call only downward), so
- * the first doca_dpa_start hands it collect() (nic/stats_dpa.h), which its
+ * the first doca_dpa_start hands it collect() (diag/stats_dpa.h), which its
  * service thread calls while DPA threads run: under the registry's lock
  * (objects are removed before they are freed) each object is read under its
  * own lock, never the other way round.
@@ -24,7 +24,7 @@
 #include "core/dev.h"
 #include "core/sdk_log.h"
 #include "dpa/info.h"
-#include "nic/stats_dpa.h"
+#include "diag/stats_dpa.h"
 
 SDOCA_LOG_MODULE(dpa_info);
 

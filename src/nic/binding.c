@@ -50,7 +50,7 @@ bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx
 	if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
 		bool kept;
 
-		if (nic_fault_message(qp, m, rx, &kept))
+		if (nic_diag->fault_message(qp, m, rx, &kept))
 			return kept;
 		return nic_worker_dispatch(qp, m, rx);
 	}

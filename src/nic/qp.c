@@ -95,7 +95,7 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 	STAILQ_INIT(&qp->resp.landing);
 	LIST_INIT(&qp->resp.moving);
 	qp->refs = 1; /* the owner's, until nic_qp_destroy */
-	nic_fault_attach(qp, attr->conn_id);
+	nic_diag->fault_attach(qp, attr->conn_id);
 	qp->post_limit = qp->fault ? 0 : attr->send_queue;
 	qp->owner = owner;
 	qp->events = events;
@@ -104,7 +104,7 @@ doca_error_t nic_qp_create(struct nic_worker *worker, struct nic_srq *srq,
 	nic_unlock(worker);
 	if (status != DOCA_SUCCESS) {
 		if (qp->fault)
-			nic_fault_detach(qp);
+			nic_diag->fault_detach(qp);
 		free(qp);
 		return status;
 	}
@@ -331,7 +331,7 @@ void nic_qp_free(struct nic_qp *qp)
 	nic_assert_locked(qp->worker);
 	nic_stats_retire(qp->worker, &qp->counters);
 	if (qp->fault)
-		nic_fault_detach(qp);
+		nic_diag->fault_detach(qp);
 	nic_worker_unwatch_peer(qp);
 	if (qp->ack.listed)
 		SLIST_REMOVE(&qp->worker->acks, qp, nic_qp, ack.link);

@@ -110,7 +110,7 @@ static doca_error_t post_slow(struct nic_qp *qp, struct nic_wqe *wqe)
 		append_inflight(qp, wqe);
 		return DOCA_SUCCESS;
 	}
-	if (!qp->fault || qp->state != NIC_QP_RTS || !nic_fault_post(qp))
+	if (!qp->fault || qp->state != NIC_QP_RTS || !nic_diag->fault_post(qp))
 		return DOCA_ERROR_IN_PROGRESS;
 	/* Taken, never sent: it fails with the connection, as on RC. */
 	take_unsent(qp, wqe);

@@ -170,7 +170,7 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 
 	nic_lock(w);
 	atomic_store(&w->svc_asleep, false);
-	if (SDOCA_UNLIKELY(w->stop_until_ns) && nic_fault_stopped(w)) {
+	if (SDOCA_UNLIKELY(w->stop_until_ns) && nic_diag->fault_stopped(w)) {
 		next = w->stop_until_ns; /* an injected stop: nothing moves until then */
 		nic_unlock(w);
 		return next;
@@ -214,7 +214,7 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 	atomic_store(&w->svc_asleep, false);
 	if (!nic_trylock(w))
 		return next;
-	if (SDOCA_UNLIKELY(w->stop_until_ns) && nic_fault_stopped(w)) {
+	if (SDOCA_UNLIKELY(w->stop_until_ns) && nic_diag->fault_stopped(w)) {
 		nic_unlock(w);
 		return next;
 	}
@@ -299,7 +299,7 @@ static void *service_main(void *arg)
 		pthread_cond_broadcast(&svc.not_busy);
 		pthread_mutex_unlock(&svc.lock);
 
-		uint64_t readers = nic_stats_channel_timers();
+		uint64_t readers = nic_diag->channel_timers();
 
 		if (readers < deadline)
 			deadline = readers;
@@ -314,7 +314,7 @@ static void *service_main(void *arg)
 			if (events[i].data.u64 == EV_PEER)
 				atomic_store(&svc.peer_event, true);
 			if (events[i].data.u64 == EV_STATS)
-				nic_stats_channel_event();
+				nic_diag->channel_event();
 		}
 	}
 	free(batch);
@@ -336,7 +336,7 @@ static doca_error_t start_thread(void)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	svc.stopping = false;
-	nic_stats_channel_open(svc.epoll_fd, EV_STATS);
+	nic_diag->channel_open(svc.epoll_fd, EV_STATS);
 	err = pthread_create(&svc.thread, NULL, service_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0)
@@ -345,7 +345,7 @@ static doca_error_t start_thread(void)
 	return DOCA_SUCCESS;
 fail:
 	SDOCA_ERR("cannot start the soft-NIC service thread: %s", strerror(errno));
-	nic_stats_channel_close();
+	nic_diag->channel_close();
 	if (svc.kick_fd >= 0)
 		close(svc.kick_fd);
 	if (svc.epoll_fd >= 0)
@@ -386,7 +386,7 @@ static void stop_thread(void)
 	pthread_join(svc.thread, NULL);
 	pthread_mutex_lock(&svc.lock);
 	svc.running = false;
-	nic_stats_channel_close();
+	nic_diag->channel_close();
 	close(svc.kick_fd);
 	close(svc.epoll_fd);
 	svc.kick_fd = svc.epoll_fd = -1;

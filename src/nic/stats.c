@@ -18,7 +18,6 @@
 
 #include "core/dev.h"
 #include "nic/nic.h"
-#include "nic/stats_dpa.h"
 
 _Static_assert(sizeof(struct softdoca_rdma_counters) % sizeof(uint64_t) == 0,
                "the counters are an array of uint64_t");
@@ -134,44 +133,6 @@ void nic_dev_counters(const char *ibdev_name, struct softdoca_rdma_counters *out
 
 /* --- a snapshot of the whole process (the counters channel) --- */
 
-/* libdoca_dpa's part of it (stats_dpa.h): set while a DPA context lives. */
-static struct {
-	pthread_mutex_t lock;
-	sdoca_stats_dpa_fn fn;
-	unsigned int users;
-} dpa_section = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-SDOCA_EXPORT void sdoca_stats_dpa_attach(sdoca_stats_dpa_fn fn)
-{
-	pthread_mutex_lock(&dpa_section.lock);
-	dpa_section.fn = fn;
-	dpa_section.users++;
-	pthread_mutex_unlock(&dpa_section.lock);
-	nic_service_hold();
-}
-
-SDOCA_EXPORT void sdoca_stats_dpa_detach(void)
-{
-	pthread_mutex_lock(&dpa_section.lock);
-	if (dpa_section.users > 0 && --dpa_section.users == 0)
-		dpa_section.fn = NULL;
-	pthread_mutex_unlock(&dpa_section.lock);
-	nic_service_release();
-}
-
-/* The DPA section, if a DPA context lives. The lock is held across the call
- * so that a detach does not return while it runs. */
-static doca_error_t collect_dpa(struct softdoca_process_counters *pc)
-{
-	doca_error_t status = DOCA_SUCCESS;
-
-	pthread_mutex_lock(&dpa_section.lock);
-	if (dpa_section.fn)
-		status = dpa_section.fn(pc);
-	pthread_mutex_unlock(&dpa_section.lock);
-	return status;
-}
-
 struct collect {
 	struct softdoca_process_counters *pc;
 	uint32_t dev_cap;
@@ -269,7 +230,6 @@ static void collect_worker(struct nic_worker *w, void *arg)
 doca_error_t nic_stats_collect(struct softdoca_process_counters **out)
 {
 	struct collect c = { .pc = calloc(1, sizeof(*c.pc)) };
-	doca_error_t status;
 
 	*out = NULL;
 	if (!c.pc)
@@ -290,10 +250,9 @@ doca_error_t nic_stats_collect(struct softdoca_process_counters **out)
 	}
 	pthread_mutex_unlock(&retired.lock);
 	nic_workers_visit(collect_worker, &c);
-	status = c.failed ? DOCA_ERROR_NO_MEMORY : collect_dpa(c.pc);
-	if (status != DOCA_SUCCESS) {
+	if (c.failed) {
 		nic_stats_free(c.pc);
-		return status;
+		return DOCA_ERROR_NO_MEMORY;
 	}
 	for (uint32_t i = 0; i < c.pc->num_devices; i++)
 		nic_counters_finish(&c.pc->devices[i].counters);
@@ -301,4 +260,15 @@ doca_error_t nic_stats_collect(struct softdoca_process_counters **out)
 		nic_counters_finish(&c.pc->connections[i].counters);
 	*out = c.pc;
 	return DOCA_SUCCESS;
+}
+
+void nic_stats_free(struct softdoca_process_counters *pc)
+{
+	if (!pc)
+		return;
+	free(pc->devices);
+	free(pc->connections);
+	free(pc->dpas);
+	free(pc->dpa_threads);
+	free(pc);
 }

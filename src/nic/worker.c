@@ -7,9 +7,9 @@
  * every QP of the contexts on that PE. Creating a UCX worker costs several
  * milliseconds and file descriptors, so QPs never get their own.
  *
- * Arriving messages are decoded here and handed to the responder (requests)
- * or the completer (answers) of their QP. Peers on this host are watched
- * through their process (pidfd), so that their death shows at once.
+ * Here: the list of workers, their progress by the application and by
+ * sync-event waiters, and their timers. What arrives is dispatch.c's; the
+ * peers' processes are watched in peers.c.
  */
 #include <errno.h>
 #include <execinfo.h>
@@ -64,93 +64,6 @@ static void quiesce_workers(void)
 static bool waiter_poll(void);
 static void waiter_sleeping(void);
 
-/* A header that does not decode still names a QP and carries a secret at
- * fixed offsets; if it is the QP's peer's, the connection goes to error
- * rather than on with a bad peer. A stranger's is counted and dropped. */
-static void malformed(struct nic_worker *w, const uint8_t *hdr, size_t hdr_len,
-                      const struct xport_rx *rx)
-{
-	struct nic_msg m = { .opcode = hdr_len > 1 ? hdr[1] : 0 };
-	struct nic_qp *qp;
-
-	if (hdr_len < NIC_WIRE_COMMON)
-		return;
-	qp = nic_worker_find_qp(w, sdoca_get_le32(hdr + 4));
-	if (!qp || qp->detached || qp->state == NIC_QP_INIT)
-		return;
-	if (nic_bind_peer(qp, sdoca_get_le64(hdr + 16), rx)) {
-		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-		            "malformed message from the peer");
-	} else {
-		struct xport_rx none = { 0 };
-
-		nic_bind_refuse(qp, &m, &none); /* counts it: rx is released by the caller */
-	}
-}
-
-static void disconnected(struct nic_qp *qp)
-{
-	if (qp->state != NIC_QP_RTS && qp->state != NIC_QP_INIT)
-		return;
-	SDOCA_DBG("QP %u: the peer disconnected", qp->wire_id);
-	qp->peer.left = true;
-	if (qp->req.num_inflight > 0) {
-		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_RESET, true,
-		            "the peer disconnected with requests in flight");
-		return;
-	}
-	qp->state = NIC_QP_CLOSED;
-	nic_qp_tell_down(qp, NIC_DOWN_PEER_LEFT, DOCA_SUCCESS);
-}
-
-/* Transport receive callback; the worker lock is held. */
-static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_rx *rx)
-{
-	struct nic_worker *w = arg;
-	struct nic_msg m;
-	struct nic_qp *qp;
-
-	nic_assert_locked(w);
-	if (nic_wire_decode(hdr, hdr_len, rx->len, &m) != DOCA_SUCCESS) {
-		malformed(w, hdr, hdr_len, rx);
-		xport_rx_release(w->xport, rx);
-		return false;
-	}
-	qp = nic_worker_find_qp(w, m.qp);
-	if (!qp || qp->detached) {
-		/* A stale or forged message: nobody here expects it. */
-		SDOCA_DBG("dropping %s for unknown QP %u", nic_opcode_name(m.opcode), m.qp);
-		xport_rx_release(w->xport, rx);
-		return false;
-	}
-	/* A QP with faults fails this test on purpose: the slow path has them. */
-	if (SDOCA_UNLIKELY(!nic_bind_ok(qp, m.secret, rx)))
-		return nic_bind_refuse(qp, &m, rx);
-	return nic_worker_dispatch(qp, &m, rx);
-}
-
-bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
-{
-	nic_assert_locked(qp->worker);
-	qp->peer.heard = true;
-	if (SDOCA_UNLIKELY(!qp->peer.up))
-		nic_qp_peer_up(qp);
-	if (nic_op_is_request(m->opcode)) {
-		/* A piggybacked ACK is applied after this side's next request leaves
-		 * (or at the next progress): what the peer asks for first, as a NIC
-		 * places data before the host reaps completions. */
-		if (m->has_ack)
-			nic_ack_defer_peer(qp, m->ack_seq);
-		return nic_resp_request(qp, m, rx);
-	}
-	nic_ack_settle(qp);
-	if (m->opcode == NIC_OP_DISCONNECT)
-		disconnected(qp);
-	else if (m->opcode != NIC_OP_HELLO)
-		return nic_comp_reply(qp, m, rx);
-	return false;
-}
-
 doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic_worker **worker)
 {
 	struct nic_worker *w;
@@ -174,7 +87,7 @@ doca_error_t nic_worker_get(struct doca_pe *pe, struct doca_dev *dev, struct nic
 	w->dev = dev;
 	w->refs = 1;
 	SLIST_INIT(&w->acks);
-	status = xport_worker_create(dev->info.iface_name, on_message, w, &w->xport);
+	status = xport_worker_create(dev->info.iface_name, nic_worker_on_message, w, &w->xport);
 	if (status == DOCA_SUCCESS) {
 		status = nic_service_add(w);
 		if (status != DOCA_SUCCESS)
@@ -259,84 +172,6 @@ void nic_worker_put(struct nic_worker *worker)
 	free(worker);
 }
 
-void nic_host_identity(uint8_t boot_id[16], uint64_t *pidns)
-{
-	char text[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-	struct stat st;
-	int j = 0;
-
-	memset(boot_id, 0, 16);
-	if (f) {
-		if (!fgets(text, sizeof(text), f))
-			text[0] = '\0';
-		fclose(f);
-	}
-	for (int i = 0; text[i] && j < 32; i++) {
-		unsigned int nibble;
-
-		if (sscanf(&text[i], "%1x", &nibble) != 1)
-			continue;
-		boot_id[j / 2] |= (uint8_t)(nibble << ((j % 2) ? 0 : 4));
-		j++;
-	}
-	*pidns = stat("/proc/self/ns/pid", &st) == 0 ? (uint64_t)st.st_ino : 0;
-}
-
-void nic_worker_watch_peer(struct nic_qp *qp)
-{
-	int fd = (int)syscall(SYS_pidfd_open, (pid_t)qp->peer.pid, 0);
-
-	if (fd < 0) {
-		SDOCA_DBG("cannot watch peer process %u: %s", qp->peer.pid, strerror(errno));
-		return;
-	}
-	if (!nic_service_watch_fd(fd)) {
-		close(fd);
-		return;
-	}
-	qp->peer.pidfd = fd;
-}
-
-void nic_worker_unwatch_peer(struct nic_qp *qp)
-{
-	if (qp->peer.pidfd < 0)
-		return;
-	nic_service_unwatch_fd(qp->peer.pidfd);
-	close(qp->peer.pidfd);
-	qp->peer.pidfd = -1;
-}
-
-/* Whether a same-host peer's process has exited (its pidfd is readable). */
-static bool peer_exited(const struct nic_qp *qp)
-{
-	struct pollfd p = { .fd = qp->peer.pidfd, .events = POLLIN };
-
-	return qp->peer.pidfd >= 0 && poll(&p, 1, 0) == 1;
-}
-
-void nic_worker_settle_losses(struct nic_worker *w, bool peers)
-{
-	nic_assert_locked(w);
-	/* A pidfd fires or the transport fails the endpoint possibly before the
-	 * peer's last messages (an ACK, its goodbye) were read: read them first. */
-	while (xport_worker_progress(w->xport))
-		;
-	w->losses_pending = false;
-	for (uint32_t i = 0; i < w->num_qp_slots; i++) {
-		struct nic_qp *qp = w->qps[i];
-
-		if (!qp)
-			continue;
-		if (qp->peer.lost) {
-			qp->peer.lost = false;
-			nic_qp_peer_lost(qp, "the transport lost it");
-		} else if (peers && peer_exited(qp)) {
-			nic_qp_peer_lost(qp, "its process exited");
-		}
-	}
-}
-
 /* Inline in its two callers: LTO then inlines nic_worker_progress, the
  * application's, into rdma_progress as it did with one caller. */
 static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool *locked)
@@ -354,7 +189,7 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	/* The service thread is progressing: its work reaches the PE anyway. */
 	if (!nic_trylock(worker))
 		return false;
-	if (SDOCA_UNLIKELY(worker->stop_until_ns) && nic_fault_stopped(worker)) {
+	if (SDOCA_UNLIKELY(worker->stop_until_ns) && nic_diag->fault_stopped(worker)) {
 		nic_unlock(worker);
 		return false;
 	}
@@ -439,7 +274,7 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns)
 		if (worker->qps[i] == qp) /* a timeout may have failed it, not freed it */
 			nic_resp_timers(qp, now_ns, &next);
 		if (worker->qps[i] == qp && SDOCA_UNLIKELY(qp->fault))
-			nic_fault_timers(qp, now_ns, &next);
+			nic_diag->fault_timers(qp, now_ns, &next);
 	}
 	return next;
 }

@@ -19,6 +19,7 @@
 #include "core/bytes.h"
 #include "core/dev.h"
 #include "core/sdk_log.h"
+#include "diag/diag.h"
 #include "rdma/rdma.h"
 
 SDOCA_LOG_MODULE(rdma_connection);
@@ -563,7 +564,7 @@ DOCA_STABLE doca_error_t softdoca_process_counters_get(uint32_t pid,
 {
 	if (!sdoca_arg_valid(counters))
 		return DOCA_ERROR_INVALID_VALUE;
-	return nic_stats_query(pid, counters);
+	return diag_stats_query(pid, counters);
 }
 
 DOCA_STABLE void softdoca_process_counters_destroy(struct softdoca_process_counters *counters)

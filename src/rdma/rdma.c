@@ -15,6 +15,7 @@
 
 #include "core/dev.h"
 #include "core/sdk_log.h"
+#include "diag/diag.h"
 #include "rdma/rdma.h"
 #include "rdma/rdma_dpa.h"
 
@@ -140,6 +141,7 @@ static doca_error_t create(struct doca_dev *dev, struct doca_rdma **rdma)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return DOCA_ERROR_NO_MEMORY;
+	sdoca_diag_install(); /* before its first worker */
 	sdoca_ctx_init(&r->ctx, &rdma_ops, dev);
 	r->permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
 	r->send_queue_size = RDMA_DEFAULT_QUEUE_SIZE;

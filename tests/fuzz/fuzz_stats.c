@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the reader of another process's counters snapshot
- * (src/nic/stats_wire.c; softdoca-info --pid), on arbitrary bytes.
+ * (src/diag/stats_wire.c; softdoca-info --pid), on arbitrary bytes.
  *
  * A snapshot the reader accepts must survive encode + decode unchanged
  * (what it kept of it: the counters it knows, the names up to their NUL,
@@ -12,6 +12,7 @@
 
 #include <doca_log.h>
 
+#include "diag/diag.h"
 #include "nic/nic.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -59,14 +60,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 
 	/* the reader's first look, at the header alone */
-	(void)nic_stats_check_header(data, size, &total);
-	if (nic_stats_decode(data, size, &pc) != DOCA_SUCCESS) {
+	(void)diag_stats_check_header(data, size, &total);
+	if (diag_stats_decode(data, size, &pc) != DOCA_SUCCESS) {
 		if (pc)
 			abort();
 		return 0;
 	}
-	if (nic_stats_encode(pc, &out, &len) != DOCA_SUCCESS ||
-	    nic_stats_decode(out, len, &again) != DOCA_SUCCESS)
+	if (diag_stats_encode(pc, &out, &len) != DOCA_SUCCESS ||
+	    diag_stats_decode(out, len, &again) != DOCA_SUCCESS)
 		abort();
 	same(pc, again);
 	nic_stats_free(again);

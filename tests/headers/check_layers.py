@@ -13,8 +13,9 @@ BELOW = {
     "core": set(),
     "transport": {"core"},
     "nic": {"core", "transport"},
-    "rdma": {"core", "nic"},
-    "dpa": {"core", "nic", "rdma"},
+    "diag": {"core", "nic"},
+    "rdma": {"core", "nic", "diag"},
+    "dpa": {"core", "nic", "diag", "rdma"},
     "argp": {"core"},
     "flexio": set(),  # libflexio: standalone, beside libdoca_dpa
 }

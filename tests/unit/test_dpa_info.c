@@ -25,6 +25,7 @@
 
 #include "dpa/comp.h"
 #include "dpa/dpa.h"
+#include "diag/diag.h"
 #include "nic/nic.h"
 
 static sem_t activated;
@@ -117,7 +118,7 @@ find_thread(const struct softdoca_process_counters *pc, struct doca_dpa_thread *
 static struct softdoca_process_counters *snapshot(void)
 {
 	struct softdoca_process_counters *pc;
-	assert_doca_ok(nic_stats_collect(&pc));
+	assert_doca_ok(diag_stats_collect(&pc));
 	return pc;
 }
 
@@ -204,8 +205,8 @@ static void test_fields(void **state)
 	uint8_t *buf;
 	size_t len;
 	struct softdoca_process_counters *back;
-	assert_doca_ok(nic_stats_encode(pc, &buf, &len));
-	assert_doca_ok(nic_stats_decode(buf, len, &back));
+	assert_doca_ok(diag_stats_encode(pc, &buf, &len));
+	assert_doca_ok(diag_stats_decode(buf, len, &back));
 	assert_int_equal(back->num_dpas, 1);
 	assert_int_equal(back->num_dpa_threads, 2);
 	assert_memory_equal(back->dpas, pc->dpas, sizeof(*pc->dpas));
@@ -256,7 +257,7 @@ static void test_channel_for_dpa(void **state)
 	struct fixture *f = *state;
 	struct softdoca_process_counters *pc;
 
-	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 	assert_int_equal(pc->num_dpas, 1);
 	assert_string_equal(pc->dpas[0].app_name, "info_app");
 	nic_stats_free(pc);
@@ -265,19 +266,19 @@ static void test_channel_for_dpa(void **state)
 	assert_doca_ok(doca_dpa_create(f->dev, &other));
 	assert_doca_ok(doca_dpa_set_app(other, APP));
 	assert_doca_ok(doca_dpa_start(other));
-	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 	assert_int_equal(pc->num_dpas, 2);
 	nic_stats_free(pc);
 	assert_doca_ok(doca_dpa_destroy(other));
-	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 	assert_int_equal(pc->num_dpas, 1);
 	nic_stats_free(pc);
 	/* the last one gone (teardown's DPA is a new one) */
 	assert_doca_ok(doca_dpa_destroy(f->dpa));
-	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(diag_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
 	assert_doca_ok(doca_dpa_create(f->dev, &f->dpa));
 	/* created, not started: no channel yet */
-	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(diag_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
 }
 
 struct notifier {
@@ -315,7 +316,7 @@ static void test_snapshots_while_running(void **state)
 	uint64_t last = 1;
 	for (int i = 0; i < 200; i++) {
 		struct softdoca_process_counters *pc;
-		assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+		assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 		const struct softdoca_dpa_thread_counters *c = find_thread(pc, t);
 		assert_true(c->activations >= last);
 		assert_true(c->state == SOFTDOCA_DPA_THREAD_RUNNABLE ||

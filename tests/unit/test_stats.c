@@ -1,6 +1,6 @@
 /*
- * Unit tests: a process's counters snapshot (src/nic/stats_wire.c) and the
- * channel that answers with it (src/nic/stats_channel.c) - a snapshot
+ * Unit tests: a process's counters snapshot (src/diag/stats_wire.c) and the
+ * channel that answers with it (src/diag/stats_channel.c) - a snapshot
  * round-trips every field, truncated, padded and garbled ones are refused,
  * a snapshot with fewer or more counters than this build's reads, and the
  * channel answers this process, refuses another user, tells a reader it is
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/bytes.h"
+#include "diag/diag.h"
 #include "nic/nic.h"
 #include "unit/testing.h"
 
@@ -70,7 +71,7 @@ static struct softdoca_process_counters *sample(uint32_t devs, uint32_t conns)
 
 static void encode(const struct softdoca_process_counters *pc, uint8_t **buf, size_t *len)
 {
-	assert_doca_ok(nic_stats_encode(pc, buf, len));
+	assert_doca_ok(diag_stats_encode(pc, buf, len));
 }
 
 static void test_round_trip(void **state)
@@ -83,9 +84,9 @@ static void test_round_trip(void **state)
 		size_t len;
 
 		encode(in, &buf, &len);
-		assert_int_equal(len, NIC_STATS_HDR_LEN + devs * (64 + 8 * WORDS) +
+		assert_int_equal(len, DIAG_STATS_HDR_LEN + devs * (64 + 8 * WORDS) +
 		                              conns * (24 + 8 * WORDS));
-		assert_doca_ok(nic_stats_decode(buf, len, &out));
+		assert_doca_ok(diag_stats_decode(buf, len, &out));
 		assert_int_equal(out->pid, 4242);
 		assert_string_equal(out->softdoca_version, "9.8.7-test");
 		assert_int_equal(out->faults_injected, 77);
@@ -115,16 +116,16 @@ static void test_truncated(void **state)
 	(void)state;
 	encode(in, &buf, &len);
 	for (size_t n = 0; n < len; n++) {
-		assert_int_not_equal(nic_stats_decode(buf, n, &out), DOCA_SUCCESS);
+		assert_int_not_equal(diag_stats_decode(buf, n, &out), DOCA_SUCCESS);
 		assert_null(out);
 	}
 	longer = calloc(1, len + 1);
 	assert_non_null(longer);
 	memcpy(longer, buf, len);
-	assert_doca_err(nic_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
 	/* ... also when the length field says so: records then do not fill it */
 	sdoca_put_le32(longer + 8, (uint32_t)len + 1);
-	assert_doca_err(nic_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
 	free(longer);
 	free(buf);
 	nic_stats_free(in);
@@ -134,7 +135,7 @@ static void test_truncated(void **state)
 static void test_garbage(void **state)
 {
 	struct softdoca_process_counters *in = sample(2, 3), *out;
-#define CONN0 (NIC_STATS_HDR_LEN + 2 * (64 + 8 * WORDS))
+#define CONN0 (DIAG_STATS_HDR_LEN + 2 * (64 + 8 * WORDS))
 	uint8_t *buf, *bad;
 	size_t len;
 	static const struct {
@@ -163,7 +164,7 @@ static void test_garbage(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(bad, buf, len);
 		bad[cases[i].off] = cases[i].value;
-		if (nic_stats_decode(bad, len, &out) != cases[i].want)
+		if (diag_stats_decode(bad, len, &out) != cases[i].want)
 			fail_msg("byte %zu = %u: not refused as expected", cases[i].off,
 			         cases[i].value);
 		assert_null(out);
@@ -171,16 +172,16 @@ static void test_garbage(void **state)
 	/* unterminated strings */
 	memcpy(bad, buf, len);
 	memset(bad + 32, 'v', 32);
-	assert_doca_err(nic_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
 	memcpy(bad, buf, len);
 	memset(bad + 64, 'd', 64);
-	assert_doca_err(nic_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
 	/* random bytes behind a valid header only: counters are any numbers */
 	memcpy(bad, buf, len);
 	srand(7);
 	for (size_t i = CONN0 + 24; i < CONN0 + 24 + 8 * WORDS; i++)
 		bad[i] = (uint8_t)rand();
-	assert_doca_ok(nic_stats_decode(bad, len, &out));
+	assert_doca_ok(diag_stats_decode(bad, len, &out));
 	nic_stats_free(out);
 	free(bad);
 	free(buf);
@@ -194,20 +195,20 @@ static uint8_t *with_words(uint16_t words, size_t *len)
 	size_t dev = 64 + 8u * words, conn = 24 + 8u * words;
 	uint8_t *b;
 
-	*len = NIC_STATS_HDR_LEN + dev + conn;
+	*len = DIAG_STATS_HDR_LEN + dev + conn;
 	b = calloc(1, *len);
 	assert_non_null(b);
-	memcpy(b, NIC_STATS_MAGIC, 4);
-	sdoca_put_le16(b + 4, NIC_STATS_VERSION_1);
+	memcpy(b, DIAG_STATS_MAGIC, 4);
+	sdoca_put_le16(b + 4, DIAG_STATS_VERSION_1);
 	sdoca_put_le16(b + 6, words);
 	sdoca_put_le32(b + 8, (uint32_t)*len);
 	sdoca_put_le32(b + 12, 1);
 	sdoca_put_le32(b + 16, 1);
 	sdoca_put_le32(b + 20, 1);
-	strcpy((char *)b + NIC_STATS_HDR_LEN, "sdoca_lo");
+	strcpy((char *)b + DIAG_STATS_HDR_LEN, "sdoca_lo");
 	for (uint16_t i = 0; i < words; i++) {
-		sdoca_put_le64(b + NIC_STATS_HDR_LEN + 64 + 8u * i, i + 1u);
-		sdoca_put_le64(b + NIC_STATS_HDR_LEN + dev + 24 + 8u * i, i + 1u);
+		sdoca_put_le64(b + DIAG_STATS_HDR_LEN + 64 + 8u * i, i + 1u);
+		sdoca_put_le64(b + DIAG_STATS_HDR_LEN + dev + 24 + 8u * i, i + 1u);
 	}
 	return b;
 }
@@ -223,7 +224,7 @@ static void test_other_counter_counts(void **state)
 
 	(void)state;
 	b = with_words(3, &len);
-	assert_doca_ok(nic_stats_decode(b, len, &out));
+	assert_doca_ok(diag_stats_decode(b, len, &out));
 	memcpy(w, &out->connections[0].counters, sizeof(w));
 	assert_int_equal(w[0], 1);
 	assert_int_equal(w[2], 3);
@@ -232,7 +233,7 @@ static void test_other_counter_counts(void **state)
 	nic_stats_free(out);
 	free(b);
 	b = with_words(WORDS + 5, &len);
-	assert_doca_ok(nic_stats_decode(b, len, &out));
+	assert_doca_ok(diag_stats_decode(b, len, &out));
 	memcpy(w, &out->devices[0].counters, sizeof(w));
 	assert_int_equal(w[WORDS - 1], WORDS);
 	assert_int_equal(out->connections[0].counters.faults_injected, WORDS);
@@ -293,8 +294,8 @@ static struct softdoca_process_counters *sample_dpa(uint32_t dpas, uint32_t thre
 }
 
 #define DPA_SECTION_LEN(d, t) \
-	(NIC_STATS_DPA_HDR_LEN + (d)*NIC_STATS_DPA_LEN + (t)*NIC_STATS_DPA_THREAD_LEN)
-#define BASE_LEN (NIC_STATS_HDR_LEN + (64 + 8 * WORDS) + 2 * (24 + 8 * WORDS))
+	(DIAG_STATS_DPA_HDR_LEN + (d)*DIAG_STATS_DPA_LEN + (t)*DIAG_STATS_DPA_THREAD_LEN)
+#define BASE_LEN (DIAG_STATS_HDR_LEN + (64 + 8 * WORDS) + 2 * (24 + 8 * WORDS))
 
 static void same_dpa(const struct softdoca_process_counters *a,
                      const struct softdoca_process_counters *b)
@@ -349,9 +350,9 @@ static void test_dpa_round_trip(void **state)
 	(void)state;
 	in = sample_dpa(0, 0);
 	encode(in, &buf, &len);
-	assert_int_equal(sdoca_get_le16(buf + 4), NIC_STATS_VERSION_1);
+	assert_int_equal(sdoca_get_le16(buf + 4), DIAG_STATS_VERSION_1);
 	assert_int_equal(len, BASE_LEN);
-	assert_doca_ok(nic_stats_decode(buf, len, &out));
+	assert_doca_ok(diag_stats_decode(buf, len, &out));
 	assert_int_equal(out->num_dpas, 0);
 	assert_null(out->dpas);
 	nic_stats_free(out);
@@ -363,7 +364,7 @@ static void test_dpa_round_trip(void **state)
 	assert_int_equal(sdoca_get_le16(buf + 4), 2);
 	assert_int_equal(len, BASE_LEN + DPA_SECTION_LEN(3, 7));
 	assert_memory_equal(buf + BASE_LEN, "SDPA", 4);
-	assert_doca_ok(nic_stats_decode(buf, len, &out));
+	assert_doca_ok(diag_stats_decode(buf, len, &out));
 	assert_int_equal(out->num_devices, 1);
 	assert_int_equal(out->num_connections, 2);
 	same_dpa(in, out);
@@ -375,7 +376,7 @@ static void test_dpa_round_trip(void **state)
 	in = sample_dpa(1, 0);
 	encode(in, &buf, &len);
 	assert_int_equal(sdoca_get_le16(buf + 4), 2);
-	assert_doca_ok(nic_stats_decode(buf, len, &out));
+	assert_doca_ok(diag_stats_decode(buf, len, &out));
 	same_dpa(in, out);
 	nic_stats_free(out);
 	free(buf);
@@ -392,22 +393,22 @@ static void test_dpa_truncated(void **state)
 	(void)state;
 	encode(in, &buf, &len);
 	for (size_t n = 0; n < len; n++) {
-		assert_int_not_equal(nic_stats_decode(buf, n, &out), DOCA_SUCCESS);
+		assert_int_not_equal(diag_stats_decode(buf, n, &out), DOCA_SUCCESS);
 		assert_null(out);
 	}
 	longer = calloc(1, len + 1);
 	assert_non_null(longer);
 	memcpy(longer, buf, len);
 	sdoca_put_le32(longer + 8, (uint32_t)len + 1);
-	assert_doca_err(nic_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_decode(longer, len + 1, &out), DOCA_ERROR_INVALID_VALUE);
 	assert_null(out);
 	free(longer);
 	free(buf);
 	nic_stats_free(in);
 	/* more than a snapshot holds is not written */
 	in = sample_dpa(1, 0);
-	in->num_dpa_threads = NIC_STATS_MAX_DPA_THREADS + 1;
-	assert_doca_err(nic_stats_encode(in, &buf, &len), DOCA_ERROR_TOO_BIG);
+	in->num_dpa_threads = DIAG_STATS_MAX_DPA_THREADS + 1;
+	assert_doca_err(diag_stats_encode(in, &buf, &len), DOCA_ERROR_TOO_BIG);
 	in->num_dpa_threads = 0;
 	nic_stats_free(in);
 }
@@ -417,8 +418,8 @@ static void test_dpa_garbage(void **state)
 {
 	struct softdoca_process_counters *in = sample_dpa(2, 3), *out;
 #define SEC BASE_LEN
-#define DPA0 (SEC + NIC_STATS_DPA_HDR_LEN)
-#define THR0 (DPA0 + 2 * NIC_STATS_DPA_LEN)
+#define DPA0 (SEC + DIAG_STATS_DPA_HDR_LEN)
+#define THR0 (DPA0 + 2 * DIAG_STATS_DPA_LEN)
 	uint8_t *buf, *bad;
 	size_t len;
 	static const struct {
@@ -453,7 +454,7 @@ static void test_dpa_garbage(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memcpy(bad, buf, len);
 		bad[cases[i].off] = cases[i].value;
-		if (nic_stats_decode(bad, len, &out) != DOCA_ERROR_INVALID_VALUE)
+		if (diag_stats_decode(bad, len, &out) != DOCA_ERROR_INVALID_VALUE)
 			fail_msg("byte %zu = %u: not refused as expected", cases[i].off,
 			         cases[i].value);
 		assert_null(out);
@@ -467,8 +468,8 @@ static void test_dpa_garbage(void **state)
 		encode(none, &b, &n);
 		sdoca_put_le32(b + SEC + 8, 0);
 		sdoca_put_le32(b + SEC + 12, 1);
-		sdoca_put_le16(b + SEC + 6, NIC_STATS_DPA_LEN);
-		assert_doca_err(nic_stats_decode(b, n, &out), DOCA_ERROR_INVALID_VALUE);
+		sdoca_put_le16(b + SEC + 6, DIAG_STATS_DPA_LEN);
+		assert_doca_err(diag_stats_decode(b, n, &out), DOCA_ERROR_INVALID_VALUE);
 		free(b);
 		nic_stats_free(none);
 	}
@@ -476,12 +477,12 @@ static void test_dpa_garbage(void **state)
 	for (size_t off = DPA0; off <= THR0 + 8; off += off == DPA0 + 64 ? THR0 + 8 - off : 64) {
 		memcpy(bad, buf, len);
 		memset(bad + off, 'n', 64);
-		assert_doca_err(nic_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
+		assert_doca_err(diag_stats_decode(bad, len, &out), DOCA_ERROR_INVALID_VALUE);
 	}
 	/* what follows a name's NUL is not kept */
 	memcpy(bad, buf, len);
 	memset(bad + THR0 + 8 + 20, 'z', 40);
-	assert_doca_ok(nic_stats_decode(bad, len, &out));
+	assert_doca_ok(diag_stats_decode(bad, len, &out));
 	assert_string_equal(out->dpa_threads[0].kernel, "kernel_0");
 	assert_int_equal(out->dpa_threads[0].kernel[20], 0);
 	nic_stats_free(out);
@@ -498,30 +499,30 @@ static void test_dpa_garbage(void **state)
 static void test_dpa_longer_records(void **state)
 {
 	struct softdoca_process_counters *in = sample_dpa(2, 3), *out;
-	const size_t dpa_len = NIC_STATS_DPA_LEN + 40, thr_len = NIC_STATS_DPA_THREAD_LEN + 8;
+	const size_t dpa_len = DIAG_STATS_DPA_LEN + 40, thr_len = DIAG_STATS_DPA_THREAD_LEN + 8;
 	uint8_t *buf, *wide, *p;
 	size_t len, wide_len;
 
 	(void)state;
 	encode(in, &buf, &len);
-	wide_len = BASE_LEN + NIC_STATS_DPA_HDR_LEN + 2 * dpa_len + 3 * thr_len;
+	wide_len = BASE_LEN + DIAG_STATS_DPA_HDR_LEN + 2 * dpa_len + 3 * thr_len;
 	wide = malloc(wide_len);
 	assert_non_null(wide);
 	memset(wide, 0xee, wide_len); /* the extra bytes: anything */
-	memcpy(wide, buf, BASE_LEN + NIC_STATS_DPA_HDR_LEN);
+	memcpy(wide, buf, BASE_LEN + DIAG_STATS_DPA_HDR_LEN);
 	sdoca_put_le32(wide + 8, (uint32_t)wide_len);
 	sdoca_put_le16(wide + BASE_LEN + 4, (uint16_t)dpa_len);
 	sdoca_put_le16(wide + BASE_LEN + 6, (uint16_t)thr_len);
-	p = wide + BASE_LEN + NIC_STATS_DPA_HDR_LEN;
+	p = wide + BASE_LEN + DIAG_STATS_DPA_HDR_LEN;
 	for (int i = 0; i < 2; i++, p += dpa_len)
-		memcpy(p, buf + BASE_LEN + NIC_STATS_DPA_HDR_LEN + i * NIC_STATS_DPA_LEN,
-		       NIC_STATS_DPA_LEN);
+		memcpy(p, buf + BASE_LEN + DIAG_STATS_DPA_HDR_LEN + i * DIAG_STATS_DPA_LEN,
+		       DIAG_STATS_DPA_LEN);
 	for (int i = 0; i < 3; i++, p += thr_len)
 		memcpy(p,
-		       buf + BASE_LEN + NIC_STATS_DPA_HDR_LEN + 2 * NIC_STATS_DPA_LEN +
-		               i * NIC_STATS_DPA_THREAD_LEN,
-		       NIC_STATS_DPA_THREAD_LEN);
-	assert_doca_ok(nic_stats_decode(wide, wide_len, &out));
+		       buf + BASE_LEN + DIAG_STATS_DPA_HDR_LEN + 2 * DIAG_STATS_DPA_LEN +
+		               i * DIAG_STATS_DPA_THREAD_LEN,
+		       DIAG_STATS_DPA_THREAD_LEN);
+	assert_doca_ok(diag_stats_decode(wide, wide_len, &out));
 	same_dpa(in, out);
 	nic_stats_free(out);
 	free(wide);
@@ -548,9 +549,9 @@ static void *serve(void *arg)
 		for (int i = 0; i < n; i++) {
 			if (ev[i].data.u64 == 2)
 				return NULL;
-			nic_stats_channel_event();
+			diag_channel_event();
 		}
-		(void)nic_stats_channel_timers();
+		(void)diag_channel_timers();
 	}
 }
 
@@ -562,7 +563,7 @@ static void channel_start(void)
 	assert_true(svc.epoll_fd >= 0);
 	assert_int_equal(pipe(svc.stop_fd), 0);
 	assert_int_equal(epoll_ctl(svc.epoll_fd, EPOLL_CTL_ADD, svc.stop_fd[0], &ev), 0);
-	nic_stats_channel_open(svc.epoll_fd, 1);
+	diag_channel_open(svc.epoll_fd, 1);
 	assert_int_equal(pthread_create(&svc.thread, NULL, serve, NULL), 0);
 }
 
@@ -570,7 +571,7 @@ static void channel_stop(void)
 {
 	assert_int_equal(write(svc.stop_fd[1], "x", 1), 1);
 	pthread_join(svc.thread, NULL);
-	nic_stats_channel_close();
+	diag_channel_close();
 	close(svc.stop_fd[0]);
 	close(svc.stop_fd[1]);
 	close(svc.epoll_fd);
@@ -585,7 +586,7 @@ static void test_channel_answers(void **state)
 	channel_start();
 	/* several readers in turn; this process has no device in use yet */
 	for (int i = 0; i < 8; i++) {
-		assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+		assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 		assert_int_equal(pc->pid, getpid());
 		assert_string_equal(pc->softdoca_version, softdoca_version());
 		assert_int_equal(pc->num_connections, 0);
@@ -593,7 +594,7 @@ static void test_channel_answers(void **state)
 	}
 	channel_stop();
 	/* closed: nothing listens under the name any more */
-	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(diag_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
 	assert_null(pc);
 }
 
@@ -604,7 +605,7 @@ static void test_channel_off(void **state)
 	(void)state;
 	setenv("SOFTDOCA_STATS", "0", 1);
 	channel_start();
-	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(diag_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
 	channel_stop();
 	unsetenv("SOFTDOCA_STATS");
 }
@@ -616,17 +617,17 @@ static void test_query_refused(void **state)
 	int status;
 
 	(void)state;
-	assert_doca_err(nic_stats_query(0, &pc), DOCA_ERROR_INVALID_VALUE);
-	assert_doca_err(nic_stats_query(0x80000000u, &pc), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_query(0, &pc), DOCA_ERROR_INVALID_VALUE);
+	assert_doca_err(diag_stats_query(0x80000000u, &pc), DOCA_ERROR_INVALID_VALUE);
 	/* a process that has exited (and been reaped) */
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0)
 		_exit(0);
 	assert_int_equal(waitpid(child, &status, 0), child);
-	assert_doca_err(nic_stats_query((uint32_t)child, &pc), DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(diag_stats_query((uint32_t)child, &pc), DOCA_ERROR_NOT_FOUND);
 	/* a process without softdoca's channel: this one, before it opens it */
-	assert_doca_err(nic_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
+	assert_doca_err(diag_stats_query((uint32_t)getpid(), &pc), DOCA_ERROR_NOT_FOUND);
 }
 
 /* Another user is refused by both sides: the reader's library says so, and
@@ -641,7 +642,7 @@ static void test_other_user_refused(void **state)
 	if (geteuid() != 0)
 		skip();
 	channel_start();
-	assert_doca_ok(nic_stats_path_find((uint32_t)parent, path, sizeof(path)));
+	assert_doca_ok(diag_stats_path_find((uint32_t)parent, path, sizeof(path)));
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
@@ -651,7 +652,7 @@ static void test_other_user_refused(void **state)
 
 		if (setgid(65534) != 0 || setuid(65534) != 0)
 			_exit(10);
-		if (nic_stats_query((uint32_t)parent, &pc) != DOCA_ERROR_NOT_PERMITTED)
+		if (diag_stats_query((uint32_t)parent, &pc) != DOCA_ERROR_NOT_PERMITTED)
 			_exit(11);
 		strcpy(sa.sun_path, path);
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -673,7 +674,7 @@ static int silent_reader(void)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd;
 
-	assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), sa.sun_path, sizeof(sa.sun_path)));
+	assert_doca_ok(diag_stats_path_find((uint32_t)getpid(), sa.sun_path, sizeof(sa.sun_path)));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	assert_true(fd >= 0);
 	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
@@ -697,14 +698,14 @@ static void test_busy(void **state)
 		silent[i] = silent_reader();
 	/* The fifth: the busy notice, then the end (its request comes too late). */
 	extra = silent_reader();
-	(void)send(extra, NIC_STATS_REQUEST, strlen(NIC_STATS_REQUEST), MSG_NOSIGNAL);
+	(void)send(extra, DIAG_STATS_REQUEST, strlen(DIAG_STATS_REQUEST), MSG_NOSIGNAL);
 	while ((n = recv(extra, answer + got, sizeof(answer) - (size_t)got, 0)) > 0)
 		got += n;
 	close(extra);
-	assert_int_equal(got, strlen(NIC_STATS_BUSY));
-	assert_memory_equal(answer, NIC_STATS_BUSY, got);
+	assert_int_equal(got, strlen(DIAG_STATS_BUSY));
+	assert_memory_equal(answer, DIAG_STATS_BUSY, got);
 	/* A real reader waits its turn. */
-	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 	assert_int_equal(pc->pid, getpid());
 	nic_stats_free(pc);
 	/* The silent ones were dropped: the end, no byte. */
@@ -740,27 +741,27 @@ static void test_squatted(void **state)
 	/* a symlink to a directory someone else chose */
 	assert_int_equal(symlink("/tmp", sub), 0);
 	channel_start();
-	assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
+	assert_doca_ok(diag_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
 	assert_true(strncmp(path, runtime, strlen(runtime)) != 0);
-	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 	nic_stats_free(pc);
 	channel_stop();
 	assert_int_equal(access(path, F_OK), -1); /* removed */
 	unlink(sub);
 	/* the runtime directory's own, made private: used */
 	channel_start();
-	assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
+	assert_doca_ok(diag_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
 	assert_true(strncmp(path, sub, strlen(sub)) == 0);
-	assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+	assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 	nic_stats_free(pc);
 	channel_stop();
 	/* another user's, as root can make it: not used */
 	if (geteuid() == 0) {
 		assert_int_equal(chown(sub, 65534, 65534), 0);
 		channel_start();
-		assert_doca_ok(nic_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
+		assert_doca_ok(diag_stats_path_find((uint32_t)getpid(), path, sizeof(path)));
 		assert_true(strncmp(path, runtime, strlen(runtime)) != 0);
-		assert_doca_ok(nic_stats_query((uint32_t)getpid(), &pc));
+		assert_doca_ok(diag_stats_query((uint32_t)getpid(), &pc));
 		nic_stats_free(pc);
 		channel_stop();
 	}

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/sdk_log.h"
+#include "diag/diag.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(stats_path);
@@ -101,7 +102,7 @@ static void remove_stale(const char *dir)
 	closedir(d);
 }
 
-bool nic_stats_path_own(char *path, size_t cap)
+bool diag_stats_path_own(char *path, size_t cap)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -161,7 +162,7 @@ static doca_error_t look_in(const char *dir, uid_t uid, uint32_t pid, char *path
 	return S_ISSOCK(st.st_mode) && st.st_uid == uid ? DOCA_SUCCESS : DOCA_ERROR_NOT_FOUND;
 }
 
-doca_error_t nic_stats_path_find(uint32_t pid, char *path, size_t cap)
+doca_error_t diag_stats_path_find(uint32_t pid, char *path, size_t cap)
 {
 	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)], proc[32], prefix[48];
 	doca_error_t found = DOCA_ERROR_NOT_FOUND, status;

@@ -16,9 +16,14 @@
 
 #include "core/bytes.h"
 #include "core/sdk_log.h"
+#include "diag/diag.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(stats_wire);
+
+_Static_assert(DIAG_STATS_MAX_DEVICES == NIC_STATS_MAX_DEVICES &&
+                       DIAG_STATS_MAX_CONNS == NIC_STATS_MAX_CONNS,
+               "a snapshot holds whatever the NIC collects");
 
 #define OUR_WORDS (sizeof(struct softdoca_rdma_counters) / sizeof(uint64_t))
 #define NAME_LEN 64
@@ -29,7 +34,7 @@ _Static_assert(sizeof(((struct softdoca_device_counters *)0)->ibdev_name) == NAM
                "a device's name is 64 bytes on the wire");
 _Static_assert(sizeof(((struct softdoca_process_counters *)0)->softdoca_version) == VERSION_LEN,
                "the version is 32 bytes on the wire");
-_Static_assert(NIC_STATS_HDR_LEN == 32 + VERSION_LEN, "the header's layout");
+_Static_assert(DIAG_STATS_HDR_LEN == 32 + VERSION_LEN, "the header's layout");
 
 static size_t record_len(size_t fixed, uint32_t words)
 {
@@ -64,13 +69,13 @@ static void put_string(uint8_t *p, const char *s, size_t cap)
 /* The DPA section (version 2) at p; the buffer is zeroed. */
 static void put_dpa_section(uint8_t *p, const struct softdoca_process_counters *pc)
 {
-	memcpy(p, NIC_STATS_DPA_MAGIC, 4);
-	sdoca_put_le16(p + 4, NIC_STATS_DPA_LEN);
-	sdoca_put_le16(p + 6, NIC_STATS_DPA_THREAD_LEN);
+	memcpy(p, DIAG_STATS_DPA_MAGIC, 4);
+	sdoca_put_le16(p + 4, DIAG_STATS_DPA_LEN);
+	sdoca_put_le16(p + 6, DIAG_STATS_DPA_THREAD_LEN);
 	sdoca_put_le32(p + 8, pc->num_dpas);
 	sdoca_put_le32(p + 12, pc->num_dpa_threads);
-	p += NIC_STATS_DPA_HDR_LEN;
-	for (uint32_t i = 0; i < pc->num_dpas; i++, p += NIC_STATS_DPA_LEN) {
+	p += DIAG_STATS_DPA_HDR_LEN;
+	for (uint32_t i = 0; i < pc->num_dpas; i++, p += DIAG_STATS_DPA_LEN) {
 		const struct softdoca_dpa_counters *d = &pc->dpas[i];
 
 		put_string(p, d->app_name, NAME_LEN);
@@ -86,7 +91,7 @@ static void put_dpa_section(uint8_t *p, const struct softdoca_process_counters *
 		sdoca_put_le64(p + 168, d->polled_cq_unread);
 		sdoca_put_le64(p + 176, d->polled_cq_held);
 	}
-	for (uint32_t i = 0; i < pc->num_dpa_threads; i++, p += NIC_STATS_DPA_THREAD_LEN) {
+	for (uint32_t i = 0; i < pc->num_dpa_threads; i++, p += DIAG_STATS_DPA_THREAD_LEN) {
 		const struct softdoca_dpa_thread_counters *t = &pc->dpa_threads[i];
 
 		sdoca_put_le32(p, t->dpa);
@@ -106,8 +111,8 @@ static void put_dpa_section(uint8_t *p, const struct softdoca_process_counters *
 	}
 }
 
-doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_t **out,
-                              size_t *out_len)
+doca_error_t diag_stats_encode(const struct softdoca_process_counters *pc, uint8_t **out,
+                               size_t *out_len)
 {
 	size_t dev_len = record_len(NAME_LEN, OUR_WORDS),
 	       conn_len = record_len(CONN_FIXED, OUR_WORDS);
@@ -116,22 +121,23 @@ doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_
 
 	bool dpa = pc->num_dpas > 0 || pc->num_dpa_threads > 0;
 
-	if (pc->num_devices > NIC_STATS_MAX_DEVICES || pc->num_connections > NIC_STATS_MAX_CONNS ||
-	    pc->num_dpas > NIC_STATS_MAX_DPAS || pc->num_dpa_threads > NIC_STATS_MAX_DPA_THREADS)
+	if (pc->num_devices > DIAG_STATS_MAX_DEVICES ||
+	    pc->num_connections > DIAG_STATS_MAX_CONNS || pc->num_dpas > DIAG_STATS_MAX_DPAS ||
+	    pc->num_dpa_threads > DIAG_STATS_MAX_DPA_THREADS)
 		return DOCA_ERROR_TOO_BIG;
-	len = NIC_STATS_HDR_LEN + pc->num_devices * dev_len + pc->num_connections * conn_len;
+	len = DIAG_STATS_HDR_LEN + pc->num_devices * dev_len + pc->num_connections * conn_len;
 	if (dpa)
-		len += NIC_STATS_DPA_HDR_LEN + (size_t)pc->num_dpas * NIC_STATS_DPA_LEN +
-		       (size_t)pc->num_dpa_threads * NIC_STATS_DPA_THREAD_LEN;
-	if (len > NIC_STATS_MAX_LEN)
+		len += DIAG_STATS_DPA_HDR_LEN + (size_t)pc->num_dpas * DIAG_STATS_DPA_LEN +
+		       (size_t)pc->num_dpa_threads * DIAG_STATS_DPA_THREAD_LEN;
+	if (len > DIAG_STATS_MAX_LEN)
 		return DOCA_ERROR_TOO_BIG;
 	buf = calloc(1, len);
 	if (!buf)
 		return DOCA_ERROR_NO_MEMORY;
-	memcpy(buf, NIC_STATS_MAGIC, 4);
+	memcpy(buf, DIAG_STATS_MAGIC, 4);
 	/* Version 1 while there is nothing of version 2's: a reader of version
 	 * 1 still reads every process without a DPA. */
-	sdoca_put_le16(buf + 4, dpa ? NIC_STATS_VERSION : NIC_STATS_VERSION_1);
+	sdoca_put_le16(buf + 4, dpa ? DIAG_STATS_VERSION : DIAG_STATS_VERSION_1);
 	sdoca_put_le16(buf + 6, (uint16_t)OUR_WORDS);
 	sdoca_put_le32(buf + 8, (uint32_t)len);
 	sdoca_put_le32(buf + 12, pc->pid);
@@ -140,7 +146,7 @@ doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_
 	sdoca_put_le64(buf + 24, pc->faults_injected);
 	/* NUL-padded, and at least one NUL */
 	memcpy(buf + 32, pc->softdoca_version, strnlen(pc->softdoca_version, VERSION_LEN - 1));
-	p = buf + NIC_STATS_HDR_LEN;
+	p = buf + DIAG_STATS_HDR_LEN;
 	for (uint32_t i = 0; i < pc->num_devices; i++, p += dev_len) {
 		memcpy(p, pc->devices[i].ibdev_name,
 		       strnlen(pc->devices[i].ibdev_name, NAME_LEN - 1));
@@ -164,30 +170,30 @@ doca_error_t nic_stats_encode(const struct softdoca_process_counters *pc, uint8_
 	return DOCA_SUCCESS;
 }
 
-doca_error_t nic_stats_check_header(const uint8_t *hdr, size_t len, uint32_t *total)
+doca_error_t diag_stats_check_header(const uint8_t *hdr, size_t len, uint32_t *total)
 {
 	uint16_t version;
 
-	if (len < NIC_STATS_HDR_LEN) {
+	if (len < DIAG_STATS_HDR_LEN) {
 		SDOCA_ERR("counters snapshot: %zu bytes, shorter than its %u-byte header", len,
-		          NIC_STATS_HDR_LEN);
+		          DIAG_STATS_HDR_LEN);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (memcmp(hdr, NIC_STATS_MAGIC, 4) != 0) {
+	if (memcmp(hdr, DIAG_STATS_MAGIC, 4) != 0) {
 		SDOCA_ERR("counters snapshot: not one (bad magic)");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	version = sdoca_get_le16(hdr + 4);
-	if (version != NIC_STATS_VERSION && version != NIC_STATS_VERSION_1) {
+	if (version != DIAG_STATS_VERSION && version != DIAG_STATS_VERSION_1) {
 		SDOCA_ERR("counters snapshot: format version %u, this softdoca reads versions "
 		          "%u and %u",
-		          version, NIC_STATS_VERSION_1, NIC_STATS_VERSION);
+		          version, DIAG_STATS_VERSION_1, DIAG_STATS_VERSION);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	*total = sdoca_get_le32(hdr + 8);
-	if (*total < NIC_STATS_HDR_LEN || *total > NIC_STATS_MAX_LEN) {
+	if (*total < DIAG_STATS_HDR_LEN || *total > DIAG_STATS_MAX_LEN) {
 		SDOCA_ERR("counters snapshot: a length of %u bytes (%u..%u allowed)", *total,
-		          NIC_STATS_HDR_LEN, NIC_STATS_MAX_LEN);
+		          DIAG_STATS_HDR_LEN, DIAG_STATS_MAX_LEN);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	return DOCA_SUCCESS;
@@ -231,23 +237,23 @@ static doca_error_t check_dpa_section(const uint8_t *p, size_t left, struct dpa_
 {
 	uint64_t need;
 
-	if (left < NIC_STATS_DPA_HDR_LEN || memcmp(p, NIC_STATS_DPA_MAGIC, 4) != 0)
-		return bad("version 2 without its DPA section", left, NIC_STATS_DPA_HDR_LEN);
+	if (left < DIAG_STATS_DPA_HDR_LEN || memcmp(p, DIAG_STATS_DPA_MAGIC, 4) != 0)
+		return bad("version 2 without its DPA section", left, DIAG_STATS_DPA_HDR_LEN);
 	s->present = true;
 	s->dpa_len = sdoca_get_le16(p + 4);
 	s->thread_len = sdoca_get_le16(p + 6);
 	s->num_dpas = sdoca_get_le32(p + 8);
 	s->num_threads = sdoca_get_le32(p + 12);
 	/* a writer may add fields at the end of a record, never drop one */
-	if (s->dpa_len < NIC_STATS_DPA_LEN || s->thread_len < NIC_STATS_DPA_THREAD_LEN)
+	if (s->dpa_len < DIAG_STATS_DPA_LEN || s->thread_len < DIAG_STATS_DPA_THREAD_LEN)
 		return bad("DPA records shorter than version 2's", s->dpa_len, s->thread_len);
-	if (s->num_dpas > NIC_STATS_MAX_DPAS || s->num_threads > NIC_STATS_MAX_DPA_THREADS)
+	if (s->num_dpas > DIAG_STATS_MAX_DPAS || s->num_threads > DIAG_STATS_MAX_DPA_THREADS)
 		return bad("more DPAs or DPA threads than a snapshot holds", s->num_dpas,
 		           s->num_threads);
 	if (s->num_threads > 0 && s->num_dpas == 0)
 		return bad("DPA threads without a DPA", s->num_threads, 0);
 	/* each factor is bounded above (16-bit sizes, counts checked): no overflow */
-	need = NIC_STATS_DPA_HDR_LEN + (uint64_t)s->num_dpas * s->dpa_len +
+	need = DIAG_STATS_DPA_HDR_LEN + (uint64_t)s->num_dpas * s->dpa_len +
 	       (uint64_t)s->num_threads * s->thread_len;
 	if (need != left)
 		return bad("its DPA records do not fill its length", (unsigned long)need, left);
@@ -260,7 +266,7 @@ static doca_error_t get_dpa_section(const uint8_t *p, const struct dpa_section *
 {
 	pc->num_dpas = s->num_dpas;
 	pc->num_dpa_threads = s->num_threads;
-	p += NIC_STATS_DPA_HDR_LEN;
+	p += DIAG_STATS_DPA_HDR_LEN;
 	for (uint32_t i = 0; i < s->num_dpas; i++, p += s->dpa_len) {
 		struct softdoca_dpa_counters *d = &pc->dpas[i];
 		uint32_t err = sdoca_get_le32(p + 128);
@@ -321,8 +327,8 @@ static doca_error_t get_dpa_section(const uint8_t *p, const struct dpa_section *
 	return DOCA_SUCCESS;
 }
 
-doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
-                              struct softdoca_process_counters **out)
+doca_error_t diag_stats_decode(const uint8_t *buf, size_t len,
+                               struct softdoca_process_counters **out)
 {
 	struct softdoca_process_counters *pc;
 	uint32_t total, words, num_dev, num_conn;
@@ -332,7 +338,7 @@ doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
 	doca_error_t status;
 
 	*out = NULL;
-	status = nic_stats_check_header(buf, len, &total);
+	status = diag_stats_check_header(buf, len, &total);
 	if (status != DOCA_SUCCESS)
 		return status;
 	if (total != len)
@@ -342,20 +348,20 @@ doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
 	num_conn = sdoca_get_le32(buf + 20);
 	if (words == 0)
 		return bad("records without counters", words, 0);
-	if (num_dev > NIC_STATS_MAX_DEVICES || num_conn > NIC_STATS_MAX_CONNS)
+	if (num_dev > DIAG_STATS_MAX_DEVICES || num_conn > DIAG_STATS_MAX_CONNS)
 		return bad("more devices or connections than a snapshot holds", num_dev, num_conn);
 	if (num_conn > 0 && num_dev == 0)
 		return bad("connections without a device", num_conn, num_dev);
 	dev_len = record_len(NAME_LEN, words);
 	conn_len = record_len(CONN_FIXED, words);
 	/* each factor is bounded above: no overflow */
-	base_len = NIC_STATS_HDR_LEN + num_dev * dev_len + num_conn * conn_len;
-	if (sdoca_get_le16(buf + 4) == NIC_STATS_VERSION_1 ? base_len != len : base_len > len)
+	base_len = DIAG_STATS_HDR_LEN + num_dev * dev_len + num_conn * conn_len;
+	if (sdoca_get_le16(buf + 4) == DIAG_STATS_VERSION_1 ? base_len != len : base_len > len)
 		return bad("its records do not fill its length",
-		           num_dev * dev_len + num_conn * conn_len, len - NIC_STATS_HDR_LEN);
+		           num_dev * dev_len + num_conn * conn_len, len - DIAG_STATS_HDR_LEN);
 	if (!terminated(buf + 32, VERSION_LEN))
 		return bad("an unterminated version string", VERSION_LEN, 0);
-	if (sdoca_get_le16(buf + 4) == NIC_STATS_VERSION) {
+	if (sdoca_get_le16(buf + 4) == DIAG_STATS_VERSION) {
 		status = check_dpa_section(buf + base_len, len - base_len, &dpa);
 		if (status != DOCA_SUCCESS)
 			return status;
@@ -378,7 +384,7 @@ doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
 	memcpy(pc->softdoca_version, buf + 32, VERSION_LEN);
 	pc->num_devices = num_dev;
 	pc->num_connections = num_conn;
-	p = buf + NIC_STATS_HDR_LEN;
+	p = buf + DIAG_STATS_HDR_LEN;
 	for (uint32_t i = 0; i < num_dev; i++, p += dev_len) {
 		if (!terminated(p, NAME_LEN) || p[0] == '\0') {
 			status = bad("a device without a proper name", i, NAME_LEN);
@@ -417,15 +423,4 @@ doca_error_t nic_stats_decode(const uint8_t *buf, size_t len,
 fail:
 	nic_stats_free(pc);
 	return status;
-}
-
-void nic_stats_free(struct softdoca_process_counters *pc)
-{
-	if (!pc)
-		return;
-	free(pc->devices);
-	free(pc->connections);
-	free(pc->dpas);
-	free(pc->dpa_threads);
-	free(pc);
 }

@@ -5,11 +5,11 @@
  *
  * The DPA section of the counters snapshot (docs/wire.md, "Counters
  * snapshot"). Layers call only downward and the counters channel lives in
- * the soft NIC, below libdoca_dpa: so libdoca_dpa hands the NIC a function
- * that fills the section, and the NIC calls it when a reader asks.
+ * src/diag/, below libdoca_dpa: so libdoca_dpa hands it a function that
+ * fills the section, and the channel calls it when a reader asks.
  */
-#ifndef SDOCA_NIC_STATS_DPA_H_
-#define SDOCA_NIC_STATS_DPA_H_
+#ifndef SDOCA_DIAG_STATS_DPA_H_
+#define SDOCA_DIAG_STATS_DPA_H_
 
 #include <doca_error.h>
 #include <softdoca.h>
@@ -34,4 +34,4 @@ SDOCA_EXPORT void sdoca_stats_dpa_attach(sdoca_stats_dpa_fn fn);
  * call it while holding a lock fn takes: it may join the service thread. */
 SDOCA_EXPORT void sdoca_stats_dpa_detach(void);
 
-#endif /* SDOCA_NIC_STATS_DPA_H_ */
+#endif /* SDOCA_DIAG_STATS_DPA_H_ */

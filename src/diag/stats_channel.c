@@ -9,13 +9,13 @@
  * While its service thread runs, a process listens on the Unix stream
  * socket stats-<pid> in a directory only its user can enter (stats_path.c;
  * removed when it closes, and a killed process's by the next one). A reader
- * connects and sends a request (NIC_STATS_REQUEST); it is answered with one
+ * connects and sends a request (DIAG_STATS_REQUEST); it is answered with one
  * snapshot (stats_wire.c), then the socket is closed. Only a reader of the
  * same user, or root, is answered (SO_PEERCRED, on top of the directory's
  * permissions); others are closed at once. The service thread accepts and
  * writes without blocking, at most MAX_READERS at a time: a reader gets
  * REQUEST_MS to ask and READER_MS to take the answer, and when every slot is
- * taken a reader is told so (NIC_STATS_BUSY) and tries again - longer than
+ * taken a reader is told so (DIAG_STATS_BUSY) and tries again - longer than
  * a reader that never asks keeps its slot. The data path pays nothing (the
  * counters are read under each worker's lock when asked). SOFTDOCA_STATS=0
  * turns it off.
@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "core/sdk_log.h"
+#include "diag/diag.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(stats_channel);
@@ -54,7 +55,7 @@ enum reader_state { READER_ASKING, READER_ANSWERED };
 struct reader {
 	int fd; /* -1: a free slot */
 	enum reader_state state;
-	uint8_t request[sizeof(NIC_STATS_REQUEST) - 1];
+	uint8_t request[sizeof(DIAG_STATS_REQUEST) - 1];
 	size_t got; /* bytes of the request */
 	uint8_t *buf;
 	size_t len;
@@ -109,7 +110,7 @@ static void try_open(void)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd = -1;
 
-	if (!nic_stats_path_own(sa.sun_path, sizeof(sa.sun_path))) {
+	if (!diag_stats_path_own(sa.sun_path, sizeof(sa.sun_path))) {
 		errno = EACCES;
 		goto fail;
 	}
@@ -136,7 +137,7 @@ fail:
 	chan.retry_ns = nic_now_ns() + chan.retry_ms * 1000000ull;
 }
 
-void nic_stats_channel_open(int epoll_fd, uint64_t tag)
+void diag_channel_open(int epoll_fd, uint64_t tag)
 {
 	for (int i = 0; i < MAX_READERS; i++)
 		chan.readers[i].fd = -1;
@@ -183,14 +184,14 @@ static void reader_answer(struct reader *r)
 	struct softdoca_process_counters *pc;
 	doca_error_t status;
 
-	if (memcmp(r->request, NIC_STATS_REQUEST, sizeof(r->request)) != 0) {
+	if (memcmp(r->request, DIAG_STATS_REQUEST, sizeof(r->request)) != 0) {
 		SDOCA_DBG("counters channel: a reader sent no request it knows");
 		reader_close(r);
 		return;
 	}
-	status = nic_stats_collect(&pc);
+	status = diag_stats_collect(&pc);
 	if (status == DOCA_SUCCESS) {
-		status = nic_stats_encode(pc, &r->buf, &r->len);
+		status = diag_stats_encode(pc, &r->buf, &r->len);
 		nic_stats_free(pc);
 	}
 	if (status != DOCA_SUCCESS || epoll_ctl(chan.epoll_fd, EPOLL_CTL_MOD, r->fd, &ev) != 0) {
@@ -267,14 +268,14 @@ static void accept_one(int fd)
 		if (chan.readers[i].fd < 0)
 			r = &chan.readers[i];
 	if (!r) {
-		uint8_t request[sizeof(NIC_STATS_REQUEST)];
+		uint8_t request[sizeof(DIAG_STATS_REQUEST)];
 
 		/* A fresh socket takes these few bytes at once: the reader
 		 * learns it is busy, not refused, and tries again. Its request
 		 * is read first: closing on unread bytes would reset the
 		 * connection, and the notice with it. */
 		(void)recv(fd, request, sizeof(request), MSG_DONTWAIT);
-		(void)send(fd, NIC_STATS_BUSY, sizeof(NIC_STATS_BUSY) - 1,
+		(void)send(fd, DIAG_STATS_BUSY, sizeof(DIAG_STATS_BUSY) - 1,
 		           MSG_NOSIGNAL | MSG_DONTWAIT);
 		close(fd);
 		return;
@@ -289,7 +290,7 @@ static void accept_one(int fd)
 	reader_ask(r); /* the request may be there already */
 }
 
-void nic_stats_channel_event(void)
+void diag_channel_event(void)
 {
 	int fd;
 
@@ -302,7 +303,7 @@ void nic_stats_channel_event(void)
 			reader_step(&chan.readers[i]);
 }
 
-uint64_t nic_stats_channel_timers(void)
+uint64_t diag_channel_timers(void)
 {
 	uint64_t next = UINT64_MAX, now_ns;
 
@@ -326,7 +327,7 @@ uint64_t nic_stats_channel_timers(void)
 	return next;
 }
 
-void nic_stats_channel_close(void)
+void diag_channel_close(void)
 {
 	chan.retry_ns = 0;
 	if (chan.fd < 0)
@@ -371,14 +372,14 @@ static doca_error_t read_all(uint32_t pid, int fd, uint8_t *buf, size_t len, siz
 		/* Closed busy before it read the request: the reset may come
 		 * before, or after (part of) the busy notice. */
 		if (n < 0 && errno == ECONNRESET && before == 0 &&
-		    got <= sizeof(NIC_STATS_BUSY) - 1 && memcmp(buf, NIC_STATS_BUSY, got) == 0)
+		    got <= sizeof(DIAG_STATS_BUSY) - 1 && memcmp(buf, DIAG_STATS_BUSY, got) == 0)
 			return DOCA_ERROR_AGAIN;
 		if (n < 0) {
 			SDOCA_ERR("counters of process %u: %s", pid, strerror(errno));
 			return DOCA_ERROR_OPERATING_SYSTEM;
 		}
-		if (n == 0 && before == 0 && got == sizeof(NIC_STATS_BUSY) - 1 &&
-		    memcmp(buf, NIC_STATS_BUSY, got) == 0)
+		if (n == 0 && before == 0 && got == sizeof(DIAG_STATS_BUSY) - 1 &&
+		    memcmp(buf, DIAG_STATS_BUSY, got) == 0)
 			return DOCA_ERROR_AGAIN;
 		if (n == 0 && before + got == 0) {
 			SDOCA_ERR("counters of process %u: it closed the channel without an answer "
@@ -406,7 +407,7 @@ static doca_error_t connect_to(uint32_t pid, int *out)
 	doca_error_t status;
 	int fd, err;
 
-	status = nic_stats_path_find(pid, sa.sun_path, sizeof(sa.sun_path));
+	status = diag_stats_path_find(pid, sa.sun_path, sizeof(sa.sun_path));
 	if (status == DOCA_ERROR_NOT_PERMITTED) {
 		SDOCA_ERR("counters of process %u: it runs as another user; only that user or root "
 		          "may read them",
@@ -465,7 +466,7 @@ static doca_error_t connect_to(uint32_t pid, int *out)
 static doca_error_t query_once(uint32_t pid, struct softdoca_process_counters **out)
 {
 	uint64_t deadline = nic_now_ns() + QUERY_MS * 1000000ull;
-	uint8_t hdr[NIC_STATS_HDR_LEN], *buf;
+	uint8_t hdr[DIAG_STATS_HDR_LEN], *buf;
 	doca_error_t status;
 	uint32_t total;
 	int fd;
@@ -474,14 +475,14 @@ static doca_error_t query_once(uint32_t pid, struct softdoca_process_counters **
 	if (status != DOCA_SUCCESS)
 		return status;
 	/* A fresh socket takes the few bytes at once. */
-	if (send(fd, NIC_STATS_REQUEST, sizeof(NIC_STATS_REQUEST) - 1, MSG_NOSIGNAL) !=
-	    (ssize_t)sizeof(NIC_STATS_REQUEST) - 1) {
+	if (send(fd, DIAG_STATS_REQUEST, sizeof(DIAG_STATS_REQUEST) - 1, MSG_NOSIGNAL) !=
+	    (ssize_t)sizeof(DIAG_STATS_REQUEST) - 1) {
 		/* It may have closed it, busy: its notice tells. */
-		status = read_all(pid, fd, hdr, sizeof(NIC_STATS_BUSY) - 1, 0, deadline);
+		status = read_all(pid, fd, hdr, sizeof(DIAG_STATS_BUSY) - 1, 0, deadline);
 		close(fd);
 		if (status == DOCA_ERROR_AGAIN ||
 		    (status == DOCA_SUCCESS &&
-		     memcmp(hdr, NIC_STATS_BUSY, sizeof(NIC_STATS_BUSY) - 1) == 0))
+		     memcmp(hdr, DIAG_STATS_BUSY, sizeof(DIAG_STATS_BUSY) - 1) == 0))
 			return DOCA_ERROR_AGAIN;
 		SDOCA_ERR("counters of process %u: the request did not go: %s", pid,
 		          strerror(errno));
@@ -489,7 +490,7 @@ static doca_error_t query_once(uint32_t pid, struct softdoca_process_counters **
 	}
 	status = read_all(pid, fd, hdr, sizeof(hdr), 0, deadline);
 	if (status == DOCA_SUCCESS)
-		status = nic_stats_check_header(hdr, sizeof(hdr), &total);
+		status = diag_stats_check_header(hdr, sizeof(hdr), &total);
 	if (status != DOCA_SUCCESS) {
 		close(fd);
 		return status;
@@ -504,7 +505,7 @@ static doca_error_t query_once(uint32_t pid, struct softdoca_process_counters **
 	status = read_all(pid, fd, buf + sizeof(hdr), total - sizeof(hdr), sizeof(hdr), deadline);
 	close(fd);
 	if (status == DOCA_SUCCESS)
-		status = nic_stats_decode(buf, total, out);
+		status = diag_stats_decode(buf, total, out);
 	free(buf);
 	if (status == DOCA_SUCCESS && (*out)->pid != pid) {
 		SDOCA_ERR("counters of process %u: the answer is process %u's", pid, (*out)->pid);
@@ -515,7 +516,7 @@ static doca_error_t query_once(uint32_t pid, struct softdoca_process_counters **
 	return status;
 }
 
-doca_error_t nic_stats_query(uint32_t pid, struct softdoca_process_counters **out)
+doca_error_t diag_stats_query(uint32_t pid, struct softdoca_process_counters **out)
 {
 	uint64_t give_up = nic_now_ns() + BUSY_WAIT_MS * 1000000ull;
 	long pause_ms = 5;

@@ -38,6 +38,7 @@
 
 #include "core/faults.h"
 #include "core/sdk_log.h"
+#include "diag/fault.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(nic_fault);
@@ -54,7 +55,7 @@ struct nic_fault {
 	struct nic_held_list delayed; /* in the order they came; arrived_ns: when due */
 };
 
-void nic_fault_attach(struct nic_qp *qp, uint32_t conn)
+void diag_fault_attach(struct nic_qp *qp, uint32_t conn)
 {
 	struct nic_fault *f = calloc(1, sizeof(*f));
 
@@ -82,7 +83,7 @@ static void drop_delayed(struct nic_qp *qp)
 	}
 }
 
-void nic_fault_detach(struct nic_qp *qp)
+void diag_fault_detach(struct nic_qp *qp)
 {
 	drop_delayed(qp);
 	free(qp->fault);
@@ -152,7 +153,7 @@ static bool delay(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *r
 	return true;
 }
 
-bool nic_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, bool *kept)
+bool diag_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, bool *kept)
 {
 	struct nic_fault *f = qp->fault;
 	uint32_t mask = 1u << SDOCA_FAULT_DELAY | 1u << SDOCA_FAULT_DROP |
@@ -222,7 +223,7 @@ lost:
 	return true;
 }
 
-bool nic_fault_post(struct nic_qp *qp)
+bool diag_fault_post(struct nic_qp *qp)
 {
 	int i;
 
@@ -234,7 +235,7 @@ bool nic_fault_post(struct nic_qp *qp)
 	return true;
 }
 
-bool nic_fault_stopped(struct nic_worker *w)
+bool diag_fault_stopped(struct nic_worker *w)
 {
 	if (nic_now_ns() < w->stop_until_ns)
 		return true;
@@ -243,7 +244,7 @@ bool nic_fault_stopped(struct nic_worker *w)
 	return false;
 }
 
-void nic_fault_timers(struct nic_qp *qp, uint64_t now, uint64_t *next)
+void diag_fault_timers(struct nic_qp *qp, uint64_t now, uint64_t *next)
 {
 	struct nic_fault *f = qp->fault;
 	struct nic_held *h;
