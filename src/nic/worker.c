@@ -28,6 +28,7 @@
 #include "core/dev.h"
 #include "core/sdk_log.h"
 #include "core/sync_event.h"
+#include "nic/capture_hook.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(worker);
@@ -36,6 +37,8 @@ SDOCA_LOG_MODULE(worker);
  * lock is paid once per few polls of an idle transport, not per poll. */
 #define APP_EMPTY_POLLS 4
 #define APP_TIMER_POLLS 1024 /* application polls between two timer runs (~1 ms or less) */
+
+_Atomic(const struct nic_capture_ops *) nic_capture;
 
 static struct {
 	pthread_mutex_t lock;
@@ -132,6 +135,7 @@ static bool on_message(void *arg, const void *hdr, size_t hdr_len, struct xport_
 bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
 	nic_assert_locked(qp->worker);
+	nic_capture_received(qp, m, rx);
 	qp->peer.heard = true;
 	if (SDOCA_UNLIKELY(!qp->peer.up))
 		nic_qp_peer_up(qp);

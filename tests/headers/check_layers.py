@@ -15,6 +15,7 @@ BELOW = {
     "nic": {"core", "transport"},
     "rdma": {"core", "nic"},
     "dpa": {"core", "nic", "rdma"},
+    "diag": {"core", "nic"},  # diagnostics of the soft NIC, through its hooks
     "argp": {"core"},
     "flexio": set(),  # libflexio: standalone, beside libdoca_dpa
 }

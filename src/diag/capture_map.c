@@ -1,0 +1,162 @@
+/*
+ * Soft-NIC messages as RoCEv2 packets (capture_map.h).
+ * softdoca - an open implementation of the DOCA RDMA API.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diag/capture_map.h"
+
+#define MASK24 0xffffffu
+
+uint32_t capture_ip(uint32_t pid)
+{
+	return 127u << 24 | (pid & MASK24);
+}
+
+static void mac_of(uint32_t pid, uint8_t mac[6])
+{
+	/* locally administered, unicast; "SD" for softdoca */
+	mac[0] = 0x02;
+	mac[1] = 0x53;
+	mac[2] = 0x44;
+	mac[3] = (uint8_t)(pid >> 16);
+	mac[4] = (uint8_t)(pid >> 8);
+	mac[5] = (uint8_t)pid;
+}
+
+static uint8_t nak_syndrome(uint32_t syndrome)
+{
+	switch (syndrome) {
+	case NIC_SYN_REMOTE_ACCESS:
+		return ROCE_AETH_NAK_ACCESS;
+	case NIC_SYN_REMOTE_INVALID:
+		return ROCE_AETH_NAK_INVALID;
+	case NIC_SYN_RNR_RETRY_EXCEEDED:
+		/* The soft NIC's responder gives up after the RNR retries; on
+		 * RoCE the requester does, after RNR NAKs like this one. */
+		return ROCE_AETH_RNR_NAK | CAPTURE_RNR_TIMER;
+	default:
+		return ROCE_AETH_NAK_OPERATION;
+	}
+}
+
+static void rdma_ext(const struct nic_msg *m, struct roce_pkt *p)
+{
+	p->ext |= ROCE_EXT_RETH;
+	p->va = m->raddr;
+	p->rkey = m->key.index; /* the memory key's slot (the key is 128 bits) */
+	p->dma_len = m->len;
+}
+
+bool capture_map(const struct nic_msg *m, const struct capture_end *from,
+                 const struct capture_end *to, struct roce_pkt *p)
+{
+	memset(p, 0, sizeof(*p));
+	mac_of(from->pid, p->src_mac);
+	mac_of(to->pid, p->dst_mac);
+	p->src_ip = capture_ip(from->pid);
+	p->dst_ip = capture_ip(to->pid);
+	/* RoCEv2 spreads flows over UDP source ports by QP */
+	p->src_port = (uint16_t)(0xc000 | (from->qp & 0x3fff));
+	p->dest_qp = to->qp & MASK24;
+	p->psn = m->seq & MASK24;
+	switch (m->opcode) {
+	case NIC_OP_WRITE:
+		p->opcode = ROCE_RC_WRITE_ONLY;
+		rdma_ext(m, p);
+		p->payload_len = m->len;
+		break;
+	case NIC_OP_WRITE_IMM:
+		p->opcode = ROCE_RC_WRITE_ONLY_IMM;
+		rdma_ext(m, p);
+		p->ext |= ROCE_EXT_IMM;
+		memcpy(p->imm, m->imm, sizeof(p->imm));
+		p->payload_len = m->len;
+		break;
+	case NIC_OP_SEND:
+		p->opcode = ROCE_RC_SEND_ONLY;
+		p->payload_len = m->len;
+		break;
+	case NIC_OP_SEND_IMM:
+		p->opcode = ROCE_RC_SEND_ONLY_IMM;
+		p->ext |= ROCE_EXT_IMM;
+		memcpy(p->imm, m->imm, sizeof(p->imm));
+		p->payload_len = m->len;
+		break;
+	case NIC_OP_READ:
+		p->opcode = ROCE_RC_READ_REQUEST;
+		rdma_ext(m, p);
+		break;
+	case NIC_OP_ATOMIC_FA:
+	case NIC_OP_ATOMIC_CS:
+		p->opcode =
+		        m->opcode == NIC_OP_ATOMIC_FA ? ROCE_RC_FETCH_ADD : ROCE_RC_COMPARE_SWAP;
+		p->ext |= ROCE_EXT_ATOMIC;
+		p->va = m->raddr;
+		p->rkey = m->key.index;
+		p->swap_add = m->opcode == NIC_OP_ATOMIC_FA ? m->operand1 : m->operand2;
+		p->compare = m->opcode == NIC_OP_ATOMIC_FA ? 0 : m->operand1;
+		break;
+	case NIC_OP_ACK:
+	case NIC_OP_READ_RESP:
+	case NIC_OP_ATOMIC_RESP:
+		/* MSN: the requests done, the one answered included (the
+		 * soft NIC's sequence starts at 0) */
+		p->opcode = m->opcode == NIC_OP_ACK         ? ROCE_RC_ACKNOWLEDGE
+		            : m->opcode == NIC_OP_READ_RESP ? ROCE_RC_READ_RESPONSE_ONLY
+		                                            : ROCE_RC_ATOMIC_ACKNOWLEDGE;
+		p->ext |= ROCE_EXT_AETH;
+		p->syndrome = ROCE_AETH_ACK;
+		p->msn = (m->seq + 1) & MASK24;
+		if (m->opcode == NIC_OP_READ_RESP)
+			p->payload_len = m->len;
+		if (m->opcode == NIC_OP_ATOMIC_RESP) {
+			p->ext |= ROCE_EXT_ATOMIC_ACK;
+			p->orig = m->value;
+		}
+		break;
+	case NIC_OP_NAK:
+	case NIC_OP_RNR_WAIT:
+		/* the refused (or waiting) request's PSN; MSN: those before it */
+		p->opcode = ROCE_RC_ACKNOWLEDGE;
+		p->ext |= ROCE_EXT_AETH;
+		p->syndrome = m->opcode == NIC_OP_NAK ? nak_syndrome(m->syndrome)
+		                                      : ROCE_AETH_RNR_NAK | CAPTURE_RNR_TIMER;
+		p->msn = m->seq & MASK24;
+		break;
+	default: /* sync events, HELLO, DISCONNECT */
+		return false;
+	}
+	p->ack_req = nic_op_is_request(m->opcode);
+	return true;
+}
+
+const char *capture_text(const struct nic_msg *m, uint32_t conn_id, const struct capture_end *from,
+                         const struct capture_end *to, const char *note, char *buf, size_t cap)
+{
+	int n = snprintf(buf, cap,
+	                 "softdoca connection %" PRIu32 ": QP %" PRIu32 " (pid %" PRIu32
+	                 ") -> QP %" PRIu32 " (pid %" PRIu32 "): %s seq %" PRIu32,
+	                 conn_id, from->qp, from->pid, to->qp, to->pid, nic_opcode_name(m->opcode),
+	                 m->seq);
+
+	if (n < 0 || (size_t)n >= cap)
+		return buf;
+	if (nic_op_has_payload(m->opcode) || nic_op_has_rkey(m->opcode))
+		n += snprintf(buf + n, cap - (size_t)n, " len %" PRIu32, m->len);
+	if (n >= 0 && (size_t)n < cap &&
+	    (m->opcode == NIC_OP_EVENT_SET || m->opcode == NIC_OP_EVENT_ADD))
+		n += snprintf(buf + n, cap - (size_t)n, " operand %" PRIu64, m->operand1);
+	if (n >= 0 && (size_t)n < cap && m->opcode == NIC_OP_EVENT_RESP)
+		n += snprintf(buf + n, cap - (size_t)n, " value %" PRIu64 " status %" PRIu32,
+		              m->value, m->syndrome);
+	if (n >= 0 && (size_t)n < cap && m->has_ack)
+		n += snprintf(buf + n, cap - (size_t)n, ", acknowledges up to seq %" PRIu32,
+		              m->ack_seq);
+	if (n >= 0 && (size_t)n < cap && note)
+		snprintf(buf + n, cap - (size_t)n, " (%s)", note);
+	return buf;
+}
