@@ -22,7 +22,6 @@
 
 #include <softdoca.h>
 
-#include "core/bytes.h"
 #include "core/sdk_log.h"
 #include "diag/capture_map.h"
 #include "diag/pcapng.h"
@@ -88,17 +87,13 @@ static void capture_one(const struct nic_qp *qp, const struct nic_msg *m, bool s
 static void on_sent(const struct nic_qp *qp, const void *hdr, size_t hdr_len,
                     const struct xport_iov *iov, size_t iovcnt)
 {
-	const uint8_t *h = hdr;
 	struct nic_msg m;
-	size_t payload = 0, captured = 0;
+	size_t payload, captured = 0;
 
-	if (hdr_len < NIC_WIRE_COMMON || h[1] >= NIC_WIRE_OPCODES)
-		return;
-	if (nic_op_has_payload(h[1]))
-		payload = sdoca_get_le32(h + 12);
 	pthread_mutex_lock(&cap.lock);
-	if (cap.fd < 0 || nic_wire_decode(hdr, hdr_len, payload, &m) != DOCA_SUCCESS)
+	if (cap.fd < 0 || !capture_read_header(hdr, hdr_len, &m))
 		goto out;
+	payload = nic_op_has_payload(m.opcode) ? m.len : 0;
 	/* The first snaplen bytes, never past the payload or its pieces. */
 	for (size_t i = 0; i < iovcnt && captured < cap.snaplen && captured < payload; i++) {
 		size_t take = iov[i].len;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "diag/capture_map.h"
 
 #define MASK24 0xffffffu
@@ -131,6 +132,42 @@ bool capture_map(const struct nic_msg *m, const struct capture_end *from,
 		return false;
 	}
 	p->ack_req = nic_op_is_request(m->opcode);
+	return true;
+}
+
+bool capture_read_header(const uint8_t *h, size_t len, struct nic_msg *m)
+{
+	const struct nic_opcode_info *l;
+
+	if (len < NIC_WIRE_COMMON || h[1] >= NIC_WIRE_OPCODES || !nic_opcodes[h[1]].name)
+		return false;
+	l = nic_op(h[1]);
+	if (len < l->size)
+		return false;
+	memset(m, 0, sizeof(*m));
+	m->opcode = h[1];
+	m->qp = sdoca_get_le32(h + 4);
+	m->seq = sdoca_get_le32(h + 8);
+	m->len = sdoca_get_le32(h + 12);
+	m->secret = sdoca_get_le64(h + 16);
+	m->has_ack =
+	        (sdoca_get_le16(h + 2) & NIC_FLAG_ACK) && len >= (size_t)l->size + NIC_WIRE_ACK_EXT;
+	if (m->has_ack)
+		m->ack_seq = sdoca_get_le32(h + l->size);
+	if (nic_op_has_rkey(m->opcode)) {
+		sdoca_key_decode(h + NIC_WIRE_COMMON, &m->key);
+		m->raddr = sdoca_get_le64(h + NIC_WIRE_COMMON + SDOCA_KEY_WIRE_SIZE);
+	}
+	if (l->imm_at)
+		memcpy(m->imm, h + l->imm_at, sizeof(m->imm));
+	if (l->operands >= 1)
+		m->operand1 = sdoca_get_le64(h + NIC_WIRE_RDMA_EXT);
+	if (l->operands == 2)
+		m->operand2 = sdoca_get_le64(h + NIC_WIRE_RDMA_EXT + 8);
+	if (l->flags & NIC_OPF_SYNDROME)
+		m->syndrome = sdoca_get_le32(h + l->syndrome_at);
+	if (l->flags & NIC_OPF_VALUE)
+		m->value = sdoca_get_le64(h + NIC_WIRE_COMMON);
 	return true;
 }
 

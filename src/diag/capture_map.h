@@ -35,6 +35,11 @@ struct capture_end {
 bool capture_map(const struct nic_msg *m, const struct capture_end *from,
                  const struct capture_end *to, struct roce_pkt *p);
 
+/* Reads a header this process encoded (nic_wire_encode) into m; false if
+ * it is too short or of no known opcode. Not nic_wire_decode: a second
+ * caller of it would keep LTO from inlining it into the receive path. */
+bool capture_read_header(const uint8_t *hdr, size_t len, struct nic_msg *m);
+
 /* One line on m for a packet's comment or a custom block; returns buf. */
 const char *capture_text(const struct nic_msg *m, uint32_t conn_id, const struct capture_end *from,
                          const struct capture_end *to, const char *note, char *buf, size_t cap);

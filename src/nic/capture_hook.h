@@ -25,7 +25,8 @@ struct xport_rx;
 
 struct nic_capture_ops {
 	/* The QP hands this header (as nic_wire_encode wrote it) and payload
-	 * to the transport. */
+	 * to the transport; the header's length says how much of iov is
+	 * payload (none for a read request, whose iov is its destination). */
 	void (*sent)(const struct nic_qp *qp, const void *hdr, size_t hdr_len,
 	             const struct xport_iov *iov, size_t iovcnt);
 	/* A message from the QP's peer, decoded and bound to the QP, goes to

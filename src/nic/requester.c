@@ -168,8 +168,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		                    doca_error_get_name(status));
 		goto out;
 	}
-	nic_capture_sent(qp, wqe->hdr, hdr_len, wqe->sge,
-	                 nic_op_has_payload(wqe->op) ? wqe->num_sge : 0);
+	nic_capture_sent(qp, wqe->hdr, hdr_len, wqe->sge, wqe->num_sge);
 	qp->req.next_seq++;
 	count_posted(qp, wqe);
 	if (qp->req.num_inflight == 0)
