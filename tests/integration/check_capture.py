@@ -7,6 +7,7 @@
 #
 #   check_capture.py PAIR_LOG FILE...    the capture scenario's files
 #   check_capture.py --killed FILE...    a killed process's files still open
+#   check_capture.py --events FILE...    sync_ops's: its requests as custom blocks
 import re
 import struct
 import subprocess
@@ -148,7 +149,18 @@ def check_side(path, me, peer, role):
 
 
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--killed":
+    if len(sys.argv) > 1 and sys.argv[1] == "--events":
+        # No RoCE packet for a sync event's requests: text, both ways, and
+        # the connection's HELLO and DISCONNECT.
+        want = {"HELLO", "DISCONNECT", "EVENT_GET", "EVENT_SET", "EVENT_ADD", "EVENT_RESP"}
+        for path in sys.argv[2:]:
+            no_malformed(path)
+            seen = {m.group(1) for t in custom_texts(path)
+                    for m in [re.search(r"\): (\w+) seq \d+", t)] if m}
+            check(want <= seen, f"{path}: custom blocks of {sorted(seen)}, expected {sorted(want)}")
+            check(not packets(path), f"{path}: RoCE packets for sync-event messages")
+            print(f"{path}: sync-event messages as custom blocks: {sorted(seen)}")
+    elif len(sys.argv) > 1 and sys.argv[1] == "--killed":
         for path in sys.argv[2:]:
             code, out, err = tshark(["-r", path, "-q", "-z", "io,stat,0"])
             check(code == 0 and not err, f"{path}: tshark exited {code}: {err}")

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Traffic capture read by tshark: the `capture` scenario with
 # SOFTDOCA_CAPTURE on both peers, its files checked by check_capture.py;
-# then a target killed (SIGKILL) while 1 MiB writes stream in
-# (kill_target), whose capture must still open. Skipped (77) only when
+# then sync_ops, whose sync-event requests must be custom blocks; then a
+# target killed (SIGKILL) while 1 MiB writes stream in (kill_target),
+# whose capture must still open. Skipped (77) only when
 # tshark is not installed.
 #
 #   run_capture.sh PEER TRANSPORT
@@ -24,6 +25,12 @@ code=$?
 cat "$dir/pair.log"
 [ "$code" = 0 ] || { echo "FAIL: the capture scenario failed"; exit 1; }
 python3 "$here/check_capture.py" "$dir/pair.log" "$dir"/ops/*.pcapng || exit 1
+
+# Sync-event requests have no RoCE packet: custom blocks of text.
+mkdir "$dir/events"
+SOFTDOCA_CAPTURE="$dir/events/cap-%p.pcapng" "$here/run_pair.sh" "$peer" sync_ops "$transport" \
+	>"$dir/events.log" 2>&1 || { cat "$dir/events.log"; echo "FAIL: sync_ops failed"; exit 1; }
+python3 "$here/check_capture.py" --events "$dir"/events/*.pcapng || exit 1
 
 SOFTDOCA_CAPTURE="$dir/killed/cap-%p.pcapng" "$here/run_pair.sh" "$peer" kill_target \
 	"$transport" --server-exit 137 >"$dir/kill.log" 2>&1 ||
