@@ -3,8 +3,6 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/bytes.h"
@@ -171,29 +169,76 @@ bool capture_read_header(const uint8_t *h, size_t len, struct nic_msg *m)
 	return true;
 }
 
+/* A line being written: snprintf cost ~4,000 instructions per packet, most
+ * of the capture's (bench/RESULTS.md), so the line is put together here. */
+struct line {
+	char *buf;
+	size_t cap, len; /* len < cap: room for the terminating NUL */
+};
+
+static void add_str(struct line *l, const char *s)
+{
+	while (*s && l->len + 1 < l->cap)
+		l->buf[l->len++] = *s++;
+	l->buf[l->len] = '\0';
+}
+
+static void add_u64(struct line *l, uint64_t v)
+{
+	char digits[21];
+	size_t i = sizeof(digits) - 1;
+
+	digits[i] = '\0';
+	do
+		digits[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	add_str(l, digits + i);
+}
+
 const char *capture_text(const struct nic_msg *m, uint32_t conn_id, const struct capture_end *from,
                          const struct capture_end *to, const char *note, char *buf, size_t cap)
 {
-	int n = snprintf(buf, cap,
-	                 "softdoca connection %" PRIu32 ": QP %" PRIu32 " (pid %" PRIu32
-	                 ") -> QP %" PRIu32 " (pid %" PRIu32 "): %s seq %" PRIu32,
-	                 conn_id, from->qp, from->pid, to->qp, to->pid, nic_opcode_name(m->opcode),
-	                 m->seq);
+	struct line l = { buf, cap, 0 };
 
-	if (n < 0 || (size_t)n >= cap)
+	if (cap == 0)
 		return buf;
-	if (nic_op_has_payload(m->opcode) || nic_op_has_rkey(m->opcode))
-		n += snprintf(buf + n, cap - (size_t)n, " len %" PRIu32, m->len);
-	if (n >= 0 && (size_t)n < cap &&
-	    (m->opcode == NIC_OP_EVENT_SET || m->opcode == NIC_OP_EVENT_ADD))
-		n += snprintf(buf + n, cap - (size_t)n, " operand %" PRIu64, m->operand1);
-	if (n >= 0 && (size_t)n < cap && m->opcode == NIC_OP_EVENT_RESP)
-		n += snprintf(buf + n, cap - (size_t)n, " value %" PRIu64 " status %" PRIu32,
-		              m->value, m->syndrome);
-	if (n >= 0 && (size_t)n < cap && m->has_ack)
-		n += snprintf(buf + n, cap - (size_t)n, ", acknowledges up to seq %" PRIu32,
-		              m->ack_seq);
-	if (n >= 0 && (size_t)n < cap && note)
-		snprintf(buf + n, cap - (size_t)n, " (%s)", note);
+	buf[0] = '\0';
+	add_str(&l, "softdoca connection ");
+	add_u64(&l, conn_id);
+	add_str(&l, ": QP ");
+	add_u64(&l, from->qp);
+	add_str(&l, " (pid ");
+	add_u64(&l, from->pid);
+	add_str(&l, ") -> QP ");
+	add_u64(&l, to->qp);
+	add_str(&l, " (pid ");
+	add_u64(&l, to->pid);
+	add_str(&l, "): ");
+	add_str(&l, nic_opcode_name(m->opcode));
+	add_str(&l, " seq ");
+	add_u64(&l, m->seq);
+	if (nic_op_has_payload(m->opcode) || nic_op_has_rkey(m->opcode)) {
+		add_str(&l, " len ");
+		add_u64(&l, m->len);
+	}
+	if (m->opcode == NIC_OP_EVENT_SET || m->opcode == NIC_OP_EVENT_ADD) {
+		add_str(&l, " operand ");
+		add_u64(&l, m->operand1);
+	}
+	if (m->opcode == NIC_OP_EVENT_RESP) {
+		add_str(&l, " value ");
+		add_u64(&l, m->value);
+		add_str(&l, " status ");
+		add_u64(&l, m->syndrome);
+	}
+	if (m->has_ack) {
+		add_str(&l, ", acknowledges up to seq ");
+		add_u64(&l, m->ack_seq);
+	}
+	if (note) {
+		add_str(&l, " (");
+		add_str(&l, note);
+		add_str(&l, ")");
+	}
 	return buf;
 }

@@ -256,6 +256,19 @@ static void test_map(void **state)
 	assert_string_equal(capture_text(&m, 4, &from, &to, NULL, text, sizeof(text)),
 	                    "softdoca connection 4: QP 3 (pid 1193046) -> QP 9 (pid 77): WRITE seq "
 	                    "2 len 100");
+	m = (struct nic_msg){
+		.opcode = NIC_OP_EVENT_RESP, .seq = 4294967295u, .value = UINT64_MAX, .syndrome = 0
+	};
+	assert_string_equal(
+	        capture_text(&m, 0, &from, &to, "a note", text, sizeof(text)),
+	        "softdoca connection 0: QP 3 (pid 1193046) -> QP 9 (pid 77): EVENT_RESP "
+	        "seq 4294967295 value 18446744073709551615 status 0 (a note)");
+	m = (struct nic_msg){ .opcode = NIC_OP_SEND, .has_ack = true, .ack_seq = 12 };
+	assert_non_null(strstr(capture_text(&m, 0, &from, &to, NULL, text, sizeof(text)),
+	                       "SEND seq 0 len 0, acknowledges up to seq 12"));
+	/* cut to the buffer, always terminated */
+	assert_string_equal(capture_text(&m, 0, &from, &to, NULL, text, 10), "softdoca ");
+	assert_string_equal(capture_text(&m, 0, &from, &to, NULL, text, 1), "");
 }
 
 static void test_pcapng_blocks(void **state)
