@@ -35,7 +35,7 @@ cd "$ROOT"
 # Debian packages the build, the tests and the benchmarks need.
 PACKAGES=(build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev clang-format
 	libucx-dev ucx-utils libcmocka-dev zlib1g-dev libjson-c-dev iproute2 procps python3 meson
-	librdmacm-dev openmpi-bin libopenmpi-dev)
+	librdmacm-dev openmpi-bin libopenmpi-dev tshark)
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 JOBS=$(nproc)
@@ -58,6 +58,11 @@ deps() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# tshark (the capture tests read softdoca's pcapng files with it) pulls
+	# in wireshark-common, which asks whether non-root users may capture:
+	# no, answered before it asks.
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+		as_root debconf-set-selections
 	as_root apt-get install -y --no-install-recommends "${missing[@]}" ||
 		{ as_root apt-get update && as_root apt-get install -y --no-install-recommends "${missing[@]}"; }
 }

@@ -106,6 +106,19 @@ DOCA_STABLE doca_error_t softdoca_faults_set(const char *spec);
 /* Faults injected in this process so far (each is also logged at INFO). */
 DOCA_STABLE uint64_t softdoca_faults_injected(void);
 
+/* Writes every message this process's soft NIC sends or receives from now
+ * on to the pcapng file `path` ("%p" in it becomes the process id), as the
+ * RoCEv2 packet a NIC would send, which Wireshark and tshark decode
+ * (README.md, "Traffic capture"); payloads are cut after `snaplen` bytes
+ * (at most 65000). What SOFTDOCA_CAPTURE and SOFTDOCA_CAPTURE_SNAPLEN start
+ * when the library loads. A capture running is replaced. INVALID_VALUE for
+ * no path or a longer snap length, IO_FAILED if the file cannot be written,
+ * each with a log line. */
+DOCA_STABLE doca_error_t softdoca_capture_start(const char *path, uint32_t snaplen);
+
+/* Ends the capture (if one runs) and closes its file. */
+DOCA_STABLE doca_error_t softdoca_capture_stop(void);
+
 /* Reads the counters of a connection (any thread), from its export or
  * request until its context is IDLE, or until the callback that reported its
  * end returned (softdoca_dev_get_counters keeps its counts). */

@@ -25,6 +25,10 @@
  * RDMA context's creation, a DPA context's start). */
 void sdoca_diag_install(void);
 
+/* Starts the traffic capture SOFTDOCA_CAPTURE names, if any (capture.c);
+ * sdoca_diag_install calls it. */
+void diag_capture_from_environment(void);
+
 /* Every device's and live connection's counters and, while a DPA context
  * lives, its section (stats_dpa.h); free with nic_stats_free(). */
 doca_error_t diag_stats_collect(struct softdoca_process_counters **out);

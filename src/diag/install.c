@@ -3,8 +3,8 @@
  * softdoca - an open implementation of the DOCA RDMA API.
  * SPDX-License-Identifier: Apache-2.0
  *
- * Installing the diagnostics into the soft NIC's hooks (nic/diag_hooks.h).
- * An explicit call from the layers above rather than a constructor: a
+ * Installing the diagnostics into the soft NIC's hooks (nic/diag_hooks.h),
+ * and starting the capture SOFTDOCA_CAPTURE asks for. An explicit call from the layers above rather than a constructor: a
  * static link keeps only the objects something refers to.
  */
 #include <pthread.h>
@@ -29,6 +29,7 @@ static const struct nic_diag_hooks hooks = {
 static void install(void)
 {
 	nic_diag_set(&hooks);
+	diag_capture_from_environment();
 }
 
 void sdoca_diag_install(void)

@@ -6,6 +6,7 @@
  * The diagnostics hooks' table (diag_hooks.h) and what is in it until
  * src/diag/ installs its own: nothing injected, no counters channel.
  */
+#include "nic/capture_hook.h"
 #include "nic/diag_hooks.h"
 
 static void no_attach(struct nic_qp *qp, uint32_t conn_id)
@@ -81,3 +82,6 @@ void nic_diag_set(const struct nic_diag_hooks *hooks)
 {
 	nic_diag = hooks;
 }
+
+/* Off until a capture starts (capture_hook.h). */
+_Atomic(const struct nic_capture_ops *) nic_capture;

@@ -12,7 +12,9 @@
  *
  * The data path pays nothing for them: the fault hooks run only for a QP
  * with faults (qp->fault) or a stopped worker (stop_until_ns), the channel
- * hooks on the service thread's wake-ups.
+ * hooks on the service thread's wake-ups. The traffic capture, which sees
+ * every message and starts and stops at run time, has its own hook, NULL
+ * while off (capture_hook.h); both are defined in diag_hooks.c.
  */
 #ifndef SDOCA_NIC_DIAG_HOOKS_H_
 #define SDOCA_NIC_DIAG_HOOKS_H_

@@ -12,6 +12,7 @@
  */
 #include "core/bytes.h"
 #include "core/sdk_log.h"
+#include "nic/capture_hook.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(dispatch);
@@ -83,6 +84,7 @@ bool nic_worker_on_message(void *arg, const void *hdr, size_t hdr_len, struct xp
 bool nic_worker_dispatch(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
 	nic_assert_locked(qp->worker);
+	nic_capture_received(qp, m, rx);
 	qp->peer.heard = true;
 	if (SDOCA_UNLIKELY(!qp->peer.up))
 		nic_qp_peer_up(qp);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/sdk_log.h"
+#include "nic/capture_hook.h"
 #include "nic/dma.h"
 #include "nic/resp.h"
 
@@ -163,6 +164,7 @@ enum resp_result nic_landing_send_read(struct nic_landing *l, size_t hdr_len)
 
 	nic_ack_flush(qp); /* answers leave in sequence order */
 	l->sending = true;
+	nic_capture_sent(qp, l->hdr, hdr_len, l->iov, l->iovcnt);
 	nic_dma_begin();
 	status = xport_send(qp->ep, l->hdr, hdr_len, l->iov, l->iovcnt, read_sent, l, &l->op);
 	nic_dma_end();

@@ -25,6 +25,7 @@
 #include "core/blob.h"
 #include "core/bytes.h"
 #include "core/sdk_log.h"
+#include "nic/capture_hook.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(qp);
@@ -52,13 +53,18 @@ static uint64_t random_token(void)
 	return token;
 }
 
+/* The first QP number: on InfiniBand, QPs 0 and 1 are the management QPs
+ * (SMI, GSI), and a capture (src/diag) of QP 0's traffic would read as
+ * management datagrams. */
+#define FIRST_QP_NUMBER 2
+
 static doca_error_t take_slot(struct nic_worker *w, struct nic_qp *qp)
 {
 	uint32_t i;
 
-	for (i = 0; i < w->num_qp_slots && w->qps[i]; i++)
+	for (i = FIRST_QP_NUMBER; i < w->num_qp_slots && w->qps[i]; i++)
 		;
-	if (i == w->num_qp_slots) {
+	if (i >= w->num_qp_slots) {
 		uint32_t n = w->num_qp_slots ? w->num_qp_slots * 2 : 16;
 		struct nic_qp **grown = realloc(w->qps, n * sizeof(*grown));
 
@@ -304,6 +310,7 @@ void nic_qp_send_control(struct nic_qp *qp, const struct nic_msg *m)
 	out.qp = qp->peer.wire_id;
 	out.secret = qp->tx_secret;
 	len = nic_wire_encode(&out, hdr);
+	nic_capture_sent(qp, hdr, len, NULL, 0);
 	/* Mostly the transport takes it at once: no copy to keep. */
 	if (xport_send_now(qp->ep, hdr, len) != DOCA_ERROR_AGAIN)
 		return;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/sdk_log.h"
+#include "nic/capture_hook.h"
 #include "nic/nic.h"
 
 SDOCA_LOG_MODULE(requester);
@@ -167,6 +168,7 @@ doca_error_t nic_post_send(struct nic_qp *qp, struct nic_wqe *wqe)
 		                    doca_error_get_name(status));
 		goto out;
 	}
+	nic_capture_sent(qp, wqe->hdr, hdr_len, wqe->sge, wqe->num_sge);
 	qp->req.next_seq++;
 	count_posted(qp, wqe);
 	if (qp->req.num_inflight == 0)

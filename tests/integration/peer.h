@@ -180,6 +180,7 @@ extern const struct scenario batch_scenarios[];
 extern const struct scenario stop_scenarios[];
 extern const struct scenario flush_scenarios[];
 extern const struct scenario gone_scenarios[];
+extern const struct scenario capture_scenarios[];
 /* The error scenarios share their code; this says which case runs. */
 void failure_select(const char *name);
 

@@ -18,10 +18,10 @@
 static const struct scenario *find(const char *name)
 {
 	static const struct scenario *const tables[] = {
-		scenarios,       cm_scenarios,     cm_flood_scenarios, arrival_scenarios,
-		sync_scenarios,  resume_scenarios, stranger_scenarios, fault_scenarios,
-		stats_scenarios, batch_scenarios,  stop_scenarios,     flush_scenarios,
-		gone_scenarios,
+		scenarios,       cm_scenarios,      cm_flood_scenarios, arrival_scenarios,
+		sync_scenarios,  resume_scenarios,  stranger_scenarios, fault_scenarios,
+		stats_scenarios, batch_scenarios,   stop_scenarios,     flush_scenarios,
+		gone_scenarios,  capture_scenarios,
 	};
 
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
