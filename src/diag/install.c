@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: Apache-2.0
  *
  * Installing the diagnostics into the soft NIC's hooks (nic/diag_hooks.h),
- * and starting the capture SOFTDOCA_CAPTURE asks for. An explicit call from the layers above rather than a constructor: a
- * static link keeps only the objects something refers to.
+ * and starting the capture SOFTDOCA_CAPTURE asks for. An explicit call
+ * from the layers above rather than a constructor: a static link keeps
+ * only the objects something refers to.
  */
 #include <pthread.h>
 
