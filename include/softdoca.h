@@ -110,8 +110,9 @@ DOCA_STABLE uint64_t softdoca_faults_injected(void);
  * on to the pcapng file `path` ("%p" in it becomes the process id), as the
  * RoCEv2 packet a NIC would send, which Wireshark and tshark decode
  * (README.md, "Traffic capture"); payloads are cut after `snaplen` bytes
- * (at most 65000). What SOFTDOCA_CAPTURE and SOFTDOCA_CAPTURE_SNAPLEN start
- * when the library loads. A capture running is replaced. INVALID_VALUE for
+ * (at most 65000). SOFTDOCA_CAPTURE and SOFTDOCA_CAPTURE_SNAPLEN start the
+ * same at the first doca_rdma_create (or DPA start). A capture running is
+ * replaced. INVALID_VALUE for
  * no path or a longer snap length, IO_FAILED if the file cannot be written,
  * each with a log line. */
 DOCA_STABLE doca_error_t softdoca_capture_start(const char *path, uint32_t snaplen);
