@@ -20,6 +20,8 @@
  */
 #define SOFTDOCA_API_VERSION 205
 
+#include <string.h>
+
 #include <doca_sync_event.h>
 
 #include "core/sdk_log.h"
@@ -229,20 +231,26 @@ static doca_error_t alloc(struct doca_sync_event *ev, enum sdoca_se_task_kind ki
 	return DOCA_SUCCESS;
 }
 
-/* The body of a public *_alloc_init: a task of the kind with the given
- * fields (designated initializers of struct se_task). */
-#define SE_ALLOCATE(name, kind, event, user_data, task, ...)                                      \
-	do {                                                                                      \
-		struct se_task *t_;                                                               \
-		doca_error_t st_;                                                                 \
-                                                                                                  \
-		if (!sdoca_arg_valid(task))                                                       \
-			return DOCA_ERROR_INVALID_VALUE;                                          \
-		st_ = alloc(event, kind, user_data, &(const struct se_task){ __VA_ARGS__ }, &t_); \
-		if (st_ == DOCA_SUCCESS)                                                          \
-			*(task) = (struct doca_sync_event_task_##name *)(void *)t_;               \
-		return st_;                                                                       \
-	} while (0)
+/* alloc into task_out, a public task type's pointer (every struct pointer
+ * has the same representation, C11 6.2.5: copied, not aliased). */
+static doca_error_t allocate(struct doca_sync_event *ev, enum sdoca_se_task_kind kind,
+                             union doca_data user_data, const struct se_task *args, void *task_out)
+{
+	struct se_task *t;
+	doca_error_t status = alloc(ev, kind, user_data, args, &t);
+
+	if (status == DOCA_SUCCESS)
+		memcpy(task_out, &t, sizeof(t));
+	return status;
+}
+
+/* What a public *_alloc_init returns: a task of the kind with the given
+ * fields (designated initializers of struct se_task), stored in *task. The
+ * argument is checked here, so that the log names the public function. */
+#define SE_ALLOCATE(kind, event, user_data, task, ...)                                    \
+	(sdoca_arg_valid(task) ? allocate((event), (kind), (user_data),                   \
+	                                  &(const struct se_task){ __VA_ARGS__ }, (task)) \
+	                       : DOCA_ERROR_INVALID_VALUE)
 
 /* The public functions every task type has, one macro call each that names
  * the function in full (tests/headers/check_compatibility.py reads such a
@@ -289,7 +297,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_get_alloc_init(
 {
 	if (!sdoca_arg_valid(ret_val_ptr))
 		return DOCA_ERROR_INVALID_VALUE;
-	SE_ALLOCATE(get, SDOCA_SE_TASK_GET, event, user_data, task, .ptr = ret_val_ptr);
+	return SE_ALLOCATE(SDOCA_SE_TASK_GET, event, user_data, task, .ptr = ret_val_ptr);
 }
 
 SE_AS_TASK(doca_sync_event_task_get_as_doca_task, get)
@@ -305,7 +313,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_notify_set_alloc_init(
         struct doca_sync_event *event, uint64_t set_val, union doca_data user_data,
         struct doca_sync_event_task_notify_set **task)
 {
-	SE_ALLOCATE(notify_set, SDOCA_SE_TASK_NOTIFY_SET, event, user_data, task, .val = set_val);
+	return SE_ALLOCATE(SDOCA_SE_TASK_NOTIFY_SET, event, user_data, task, .val = set_val);
 }
 
 SE_AS_TASK(doca_sync_event_task_notify_set_as_doca_task, notify_set)
@@ -322,8 +330,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_notify_add_alloc_init(
         struct doca_sync_event *event, uint64_t inc_val, uint64_t *fetched_val_ptr,
         union doca_data user_data, struct doca_sync_event_task_notify_add **task)
 {
-	SE_ALLOCATE(notify_add, SDOCA_SE_TASK_NOTIFY_ADD, event, user_data, task,
-	            .ptr = fetched_val_ptr, .val = inc_val);
+	return SE_ALLOCATE(SDOCA_SE_TASK_NOTIFY_ADD, event, user_data, task, .ptr = fetched_val_ptr,
+	                   .val = inc_val);
 }
 
 SE_AS_TASK(doca_sync_event_task_notify_add_as_doca_task, notify_add)
@@ -341,8 +349,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_eq_alloc_init(
         struct doca_sync_event *event, uint64_t wait_val, uint64_t mask, union doca_data user_data,
         struct doca_sync_event_task_wait_eq **task)
 {
-	SE_ALLOCATE(wait_eq, SDOCA_SE_TASK_WAIT_EQ, event, user_data, task, .val = wait_val,
-	            .mask = mask, .cond = SDOCA_SE_EQ);
+	return SE_ALLOCATE(SDOCA_SE_TASK_WAIT_EQ, event, user_data, task, .val = wait_val,
+	                   .mask = mask, .cond = SDOCA_SE_EQ);
 }
 
 SE_AS_TASK(doca_sync_event_task_wait_eq_as_doca_task, wait_eq)
@@ -358,8 +366,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_neq_alloc_init(
         struct doca_sync_event *event, uint64_t wait_val, uint64_t mask, union doca_data user_data,
         struct doca_sync_event_task_wait_neq **task)
 {
-	SE_ALLOCATE(wait_neq, SDOCA_SE_TASK_WAIT_NEQ, event, user_data, task, .val = wait_val,
-	            .mask = mask, .cond = SDOCA_SE_NEQ);
+	return SE_ALLOCATE(SDOCA_SE_TASK_WAIT_NEQ, event, user_data, task, .val = wait_val,
+	                   .mask = mask, .cond = SDOCA_SE_NEQ);
 }
 
 SE_AS_TASK(doca_sync_event_task_wait_neq_as_doca_task, wait_neq)
@@ -377,8 +385,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_sync_event_task_wait_gt_alloc_init(
         struct doca_sync_event *event, uint64_t wait_val, uint64_t mask, union doca_data user_data,
         struct doca_sync_event_task_wait_gt **task)
 {
-	SE_ALLOCATE(wait_gt, SDOCA_SE_TASK_WAIT_GT, event, user_data, task, .val = wait_val,
-	            .mask = mask, .cond = SDOCA_SE_GT);
+	return SE_ALLOCATE(SDOCA_SE_TASK_WAIT_GT, event, user_data, task, .val = wait_val,
+	                   .mask = mask, .cond = SDOCA_SE_GT);
 }
 
 SE_AS_TASK(doca_sync_event_task_wait_gt_as_doca_task, wait_gt)

@@ -162,10 +162,23 @@ static doca_error_t look_in(const char *dir, uid_t uid, uint32_t pid, char *path
 	return S_ISSOCK(st.st_mode) && st.st_uid == uid ? DOCA_SUCCESS : DOCA_ERROR_NOT_FOUND;
 }
 
+/* look_in: true when found there; a directory it may not enter is
+ * remembered in *found (NOT_PERMITTED beats NOT_FOUND). */
+static bool found_in(const char *dir, uid_t uid, uint32_t pid, char *path, size_t cap,
+                     doca_error_t *found)
+{
+	doca_error_t status = look_in(dir, uid, pid, path, cap);
+
+	if (status == DOCA_ERROR_NOT_PERMITTED)
+		*found = status;
+	return status == DOCA_SUCCESS;
+}
+
 doca_error_t diag_stats_path_find(uint32_t pid, char *path, size_t cap)
 {
 	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)], proc[32], prefix[48];
-	doca_error_t found = DOCA_ERROR_NOT_FOUND, status;
+	doca_error_t found = DOCA_ERROR_NOT_FOUND;
+	bool done = false;
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	uid_t uid = geteuid();
 	struct stat st;
@@ -175,38 +188,29 @@ doca_error_t diag_stats_path_find(uint32_t pid, char *path, size_t cap)
 	snprintf(proc, sizeof(proc), "/proc/%u", pid);
 	if (stat(proc, &st) == 0)
 		uid = st.st_uid; /* the process's user: its directories */
-#define TRY(dirname)                                            \
-	do {                                                    \
-		status = look_in(dirname, uid, pid, path, cap); \
-		if (status == DOCA_SUCCESS)                     \
-			return status;                          \
-		if (status == DOCA_ERROR_NOT_PERMITTED)         \
-			found = status;                         \
-	} while (0)
-	if (environ_runtime_dir(pid, dir, sizeof(dir)))
-		TRY(dir);
+	if (environ_runtime_dir(pid, dir, sizeof(dir)) &&
+	    found_in(dir, uid, pid, path, cap, &found))
+		return DOCA_SUCCESS;
 	if (uid == geteuid() && xdg && xdg[0] == '/' &&
-	    snprintf(dir, sizeof(dir), "%s/" DIR_NAME, xdg) < (int)sizeof(dir))
-		TRY(dir);
+	    snprintf(dir, sizeof(dir), "%s/" DIR_NAME, xdg) < (int)sizeof(dir) &&
+	    found_in(dir, uid, pid, path, cap, &found))
+		return DOCA_SUCCESS;
 	snprintf(dir, sizeof(dir), "/run/user/%u/" DIR_NAME, (unsigned)uid);
-	TRY(dir);
+	if (found_in(dir, uid, pid, path, cap, &found))
+		return DOCA_SUCCESS;
 	snprintf(dir, sizeof(dir), "/tmp/" DIR_NAME "-%u", (unsigned)uid);
-	TRY(dir);
+	if (found_in(dir, uid, pid, path, cap, &found))
+		return DOCA_SUCCESS;
 	/* The fallbacks of a process whose /tmp/softdoca-<uid> was taken. */
 	snprintf(prefix, sizeof(prefix), DIR_NAME "-%u-", (unsigned)uid);
 	d = opendir("/tmp");
-	while (d && (e = readdir(d))) {
+	while (!done && d && (e = readdir(d))) {
 		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 ||
 		    snprintf(dir, sizeof(dir), "/tmp/%s", e->d_name) >= (int)sizeof(dir))
 			continue;
-		status = look_in(dir, uid, pid, path, cap);
-		if (status == DOCA_SUCCESS)
-			break;
-		if (status == DOCA_ERROR_NOT_PERMITTED)
-			found = status;
+		done = found_in(dir, uid, pid, path, cap, &found);
 	}
 	if (d)
 		closedir(d);
-#undef TRY
-	return status == DOCA_SUCCESS ? status : found;
+	return done ? DOCA_SUCCESS : found;
 }

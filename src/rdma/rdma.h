@@ -18,6 +18,8 @@
 #ifndef SDOCA_RDMA_RDMA_H_
 #define SDOCA_RDMA_RDMA_H_
 
+#include <string.h>
+
 #include <doca_rdma.h>
 #include <softdoca.h>
 
@@ -282,21 +284,15 @@ RDMA_PUBLIC_TASK(remote_net_sync_event_notify_add);
 		return DOCA_SUCCESS;                                          \
 	}
 
-/* The body of a public *_allocate_init: a task of the kind with the given
- * arguments (designated initializers of struct rdma_task_args). */
-#define RDMA_TASK_ALLOCATE(name, kind, rdma, user_data, task, ...)                         \
-	do {                                                                               \
-		struct rdma_task *t_;                                                      \
-		doca_error_t st_;                                                          \
-                                                                                           \
-		if (!sdoca_arg_valid(task))                                                \
-			return DOCA_ERROR_INVALID_VALUE;                                   \
-		st_ = rdma_task_alloc(rdma, kind, user_data,                               \
-		                      &(const struct rdma_task_args){ __VA_ARGS__ }, &t_); \
-		if (st_ == DOCA_SUCCESS)                                                   \
-			*(task) = (struct doca_rdma_task_##name *)(void *)t_;              \
-		return st_;                                                                \
-	} while (0)
+/* What a public *_allocate_init returns: a task of the kind with the given
+ * arguments (designated initializers of struct rdma_task_args), stored in
+ * *task (a struct doca_rdma_task_<kind> *). The argument is checked here,
+ * so that the log names the public function. */
+#define RDMA_TASK_ALLOCATE(kind, rdma, user_data, task, ...)                                 \
+	(sdoca_arg_valid(task)                                                               \
+	         ? rdma_task_allocate((rdma), (kind), (user_data),                           \
+	                              &(const struct rdma_task_args){ __VA_ARGS__ }, (task)) \
+	         : DOCA_ERROR_INVALID_VALUE)
 
 static inline struct doca_rdma *rdma_of(struct doca_ctx *ctx)
 {
@@ -319,6 +315,19 @@ doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_kind kind
 doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_kind kind,
                              union doca_data user_data, const struct rdma_task_args *args,
                              struct rdma_task **task);
+/* rdma_task_alloc into task_out, a public task type's pointer (every struct
+ * pointer has the same representation, C11 6.2.5: copied, not aliased). */
+static inline doca_error_t rdma_task_allocate(struct doca_rdma *rdma, enum rdma_task_kind kind,
+                                              union doca_data user_data,
+                                              const struct rdma_task_args *args, void *task_out)
+{
+	struct rdma_task *t;
+	doca_error_t status = rdma_task_alloc(rdma, kind, user_data, args, &t);
+
+	if (status == DOCA_SUCCESS)
+		memcpy(task_out, &t, sizeof(t));
+	return status;
+}
 
 /* A task that is not the application's (a batch's entry): its row, its
  * checks and work request with `done` to call when the soft NIC finishes it

@@ -57,7 +57,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_receive_allocate_init(
         struct doca_rdma *rdma, struct doca_buf *dst_buf, union doca_data user_data,
         struct doca_rdma_task_receive **task)
 {
-	RDMA_TASK_ALLOCATE(receive, RDMA_TASK_RECEIVE, rdma, user_data, task, .dst = dst_buf);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_RECEIVE, rdma, user_data, task, .dst = dst_buf);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_receive_as_task, receive)
@@ -82,8 +82,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_allocate_init(struct doca_rdm
                                                                  union doca_data user_data,
                                                                  struct doca_rdma_task_send **task)
 {
-	RDMA_TASK_ALLOCATE(send, RDMA_TASK_SEND, rdma, user_data, task, .conn = conn,
-	                   .src = src_buf);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_SEND, rdma, user_data, task, .conn = conn,
+	                          .src = src_buf);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_send_as_task, send)
@@ -102,8 +102,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_send_imm_allocate_init(
         doca_be32_t immediate_data, union doca_data user_data,
         struct doca_rdma_task_send_imm **task)
 {
-	RDMA_TASK_ALLOCATE(send_imm, RDMA_TASK_SEND_IMM, rdma, user_data, task, .conn = conn,
-	                   .src = src_buf, .imm = immediate_data);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_SEND_IMM, rdma, user_data, task, .conn = conn,
+	                          .src = src_buf, .imm = immediate_data);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_send_imm_as_task, send_imm)
@@ -125,8 +125,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_read_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
         struct doca_buf *dst_buf, union doca_data user_data, struct doca_rdma_task_read **task)
 {
-	RDMA_TASK_ALLOCATE(read, RDMA_TASK_READ, rdma, user_data, task, .conn = conn,
-	                   .src = src_buf, .dst = dst_buf);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_READ, rdma, user_data, task, .conn = conn,
+	                          .src = src_buf, .dst = dst_buf);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_read_as_task, read)
@@ -150,8 +150,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_allocate_init(
         struct doca_rdma *rdma, struct doca_rdma_connection *conn, const struct doca_buf *src_buf,
         struct doca_buf *dst_buf, union doca_data user_data, struct doca_rdma_task_write **task)
 {
-	RDMA_TASK_ALLOCATE(write, RDMA_TASK_WRITE, rdma, user_data, task, .conn = conn,
-	                   .src = src_buf, .dst = dst_buf);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_WRITE, rdma, user_data, task, .conn = conn,
+	                          .src = src_buf, .dst = dst_buf);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_write_as_task, write)
@@ -172,8 +172,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_write_imm_allocate_init(
         struct doca_buf *dst_buf, doca_be32_t immediate_data, union doca_data user_data,
         struct doca_rdma_task_write_imm **task)
 {
-	RDMA_TASK_ALLOCATE(write_imm, RDMA_TASK_WRITE_IMM, rdma, user_data, task, .conn = conn,
-	                   .src = src_buf, .dst = dst_buf, .imm = immediate_data);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_WRITE_IMM, rdma, user_data, task, .conn = conn,
+	                          .src = src_buf, .dst = dst_buf, .imm = immediate_data);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_write_imm_as_task, write_imm)
@@ -198,9 +198,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(
         struct doca_buf *result_buf, uint64_t cmp_data, uint64_t swap_data,
         union doca_data user_data, struct doca_rdma_task_atomic_cmp_swp **task)
 {
-	RDMA_TASK_ALLOCATE(atomic_cmp_swp, RDMA_TASK_ATOMIC_CMP_SWP, rdma, user_data, task,
-	                   .conn = conn, .dst = dst_buf, .result = result_buf, .operand1 = cmp_data,
-	                   .operand2 = swap_data);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_ATOMIC_CMP_SWP, rdma, user_data, task, .conn = conn,
+	                          .dst = dst_buf, .result = result_buf, .operand1 = cmp_data,
+	                          .operand2 = swap_data);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_atomic_cmp_swp_as_task, atomic_cmp_swp)
@@ -234,9 +234,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(
         struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
         struct doca_rdma_task_atomic_fetch_add **task)
 {
-	RDMA_TASK_ALLOCATE(atomic_fetch_add, RDMA_TASK_ATOMIC_FETCH_ADD, rdma, user_data, task,
-	                   .conn = conn, .dst = dst_buf, .result = result_buf,
-	                   .operand1 = add_data);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_ATOMIC_FETCH_ADD, rdma, user_data, task, .conn = conn,
+	                          .dst = dst_buf, .result = result_buf, .operand1 = add_data);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_atomic_fetch_add_as_task, atomic_fetch_add)
@@ -268,8 +267,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate
         const struct doca_sync_event_remote_net *event, struct doca_buf *dst_buf,
         union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_get **task)
 {
-	RDMA_TASK_ALLOCATE(remote_net_sync_event_get, RDMA_TASK_SYNC_EVENT_GET, rdma, user_data,
-	                   task, .conn = conn, .event = event, .dst = dst_buf);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_SYNC_EVENT_GET, rdma, user_data, task, .conn = conn,
+	                          .event = event, .dst = dst_buf);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_get_as_task, remote_net_sync_event_get)
@@ -299,8 +298,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_a
         struct doca_sync_event_remote_net *event, const struct doca_buf *src_buf,
         union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_set **task)
 {
-	RDMA_TASK_ALLOCATE(remote_net_sync_event_notify_set, RDMA_TASK_SYNC_EVENT_NOTIFY_SET, rdma,
-	                   user_data, task, .conn = conn, .event = event, .src = src_buf);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_SYNC_EVENT_NOTIFY_SET, rdma, user_data, task,
+	                          .conn = conn, .event = event, .src = src_buf);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_notify_set_as_task,
@@ -328,9 +327,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_a
         struct doca_sync_event_remote_net *event, struct doca_buf *result_buf, uint64_t add_data,
         union doca_data user_data, struct doca_rdma_task_remote_net_sync_event_notify_add **task)
 {
-	RDMA_TASK_ALLOCATE(remote_net_sync_event_notify_add, RDMA_TASK_SYNC_EVENT_NOTIFY_ADD, rdma,
-	                   user_data, task, .conn = conn, .event = event, .result = result_buf,
-	                   .operand1 = add_data);
+	return RDMA_TASK_ALLOCATE(RDMA_TASK_SYNC_EVENT_NOTIFY_ADD, rdma, user_data, task,
+	                          .conn = conn, .event = event, .result = result_buf,
+	                          .operand1 = add_data);
 }
 
 RDMA_TASK_AS_TASK(doca_rdma_task_remote_net_sync_event_notify_add_as_task,
