@@ -12,6 +12,7 @@
 
 #include "core/compiler.h"
 #include "transport/xport.h"
+#include "unit/fake_transport.h"
 
 struct fake_msg {
 	struct fake_msg *next;
@@ -43,6 +44,9 @@ struct fake_worker {
 	int fd;
 	bool armed;
 	struct fake_ep *eps; /* to report their failures */
+	bool paused;         /* hands over no message (fake_xport_pause) */
+	unsigned int sent_count;
+	struct fake_sent sent[FAKE_SENT_LOG]; /* the last it sent, by count modulo */
 	struct fake_worker *next;
 };
 

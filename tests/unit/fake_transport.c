@@ -56,6 +56,69 @@ bool fake_xport_swapped(void)
 	return done;
 }
 
+/* The worker created index-th (fake.lock held), or NULL. */
+static struct fake_worker *by_index(unsigned int index)
+{
+	struct fake_worker *w = fake.workers;
+
+	while (w && w->index != index)
+		w = w->next;
+	return w;
+}
+
+unsigned int fake_xport_sent_count(unsigned int worker_index)
+{
+	struct fake_worker *w;
+	unsigned int n;
+
+	pthread_mutex_lock(&fake.lock);
+	w = by_index(worker_index);
+	n = w ? w->sent_count : 0;
+	pthread_mutex_unlock(&fake.lock);
+	return n;
+}
+
+bool fake_xport_sent(unsigned int worker_index, unsigned int n, struct fake_sent *out)
+{
+	struct fake_worker *w;
+	bool found;
+
+	pthread_mutex_lock(&fake.lock);
+	w = by_index(worker_index);
+	found = w && n < w->sent_count && w->sent_count - n <= FAKE_SENT_LOG;
+	if (found)
+		*out = w->sent[n % FAKE_SENT_LOG];
+	pthread_mutex_unlock(&fake.lock);
+	return found;
+}
+
+void fake_xport_pause(unsigned int worker_index, bool paused)
+{
+	struct fake_worker *w;
+
+	pthread_mutex_lock(&fake.lock);
+	w = by_index(worker_index);
+	if (w) {
+		w->paused = paused;
+		if (!paused && w->head)
+			fake_wake(w);
+	}
+	pthread_mutex_unlock(&fake.lock);
+}
+
+/* Logs a message w sent (fake.lock held). */
+static void log_sent(struct fake_worker *w, const struct fake_msg *m)
+{
+	struct fake_sent *s = &w->sent[w->sent_count++ % FAKE_SENT_LOG];
+	size_t data = m->len < FAKE_SENT_DATA ? m->len : FAKE_SENT_DATA;
+
+	memset(s, 0, sizeof(*s));
+	s->hdr_len = m->hdr_len < sizeof(s->hdr) ? m->hdr_len : sizeof(s->hdr);
+	memcpy(s->hdr, m->hdr, s->hdr_len);
+	s->len = m->len;
+	memcpy(s->data, m->data, data);
+}
+
 static struct fake_worker *find(uint64_t id)
 {
 	struct fake_worker *w = fake.workers;
@@ -237,7 +300,7 @@ static unsigned int deliver_news(struct fake_worker *w)
 /* Whether w has something to hand over (fake.lock held). */
 static bool has_events(const struct fake_worker *w)
 {
-	if (w->head)
+	if (w->head && !w->paused)
 		return true;
 	for (const struct fake_ep *e = w->eps; e; e = e->next)
 		if (e->news)
@@ -289,7 +352,7 @@ static unsigned int worker_progress(struct xport_worker *xw)
 		bool kept;
 
 		pthread_mutex_lock(&fake.lock);
-		m = worker->head;
+		m = worker->paused ? NULL : worker->head;
 		if (m) {
 			worker->head = m->next;
 			if (!worker->head)
@@ -405,8 +468,7 @@ bool fake_xport_inject(unsigned int worker_index, int from_index, const void *hd
 	if (!m)
 		return false;
 	pthread_mutex_lock(&fake.lock);
-	for (to = fake.workers; to && to->index != worker_index; to = to->next)
-		;
+	to = by_index(worker_index);
 	for (from = fake.workers; from && (int)from->index != from_index; from = from->next)
 		;
 	m->from = from ? from->id : 0x5d0cbad0u; /* a worker nobody connected to */
@@ -446,6 +508,7 @@ static doca_error_t ep_send(struct xport_ep *ep, const void *hdr, size_t hdr_len
 		free(m);
 		return DOCA_ERROR_CONNECTION_RESET;
 	}
+	log_sent(e->worker, m);
 	if (fake.swap_to == (int)to->index && !fake.held) {
 		fake.held = m; /* handed over after the next one */
 	} else {
