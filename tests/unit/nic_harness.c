@@ -207,6 +207,15 @@ bool nh_completed(const struct nic_wqe *w)
 	return false;
 }
 
+void nh_expect_done(int n, struct nic_wqe *const *order, const doca_error_t *status)
+{
+	assert_int_equal(atomic_load(&nh.done), n);
+	for (int i = 0; i < n; i++) {
+		assert_ptr_equal(nh.order[i], order[i]);
+		assert_int_equal(nh.status[i], status[i]);
+	}
+}
+
 doca_error_t nh_status_of(const struct nic_wqe *w)
 {
 	int n = atomic_load(&nh.done);

@@ -109,6 +109,9 @@ void nh_wqe_remote(struct nic_wqe *w, struct nh_side *s, size_t at);
 /* A started mmap's key (what a peer's requests name). */
 struct sdoca_key nh_mmap_key(struct doca_mmap *mmap);
 doca_error_t nh_post_recv(struct nh_side *s, struct nic_wqe *w);
+/* Exactly n work requests completed: these, in this order, with these
+ * statuses. */
+void nh_expect_done(int n, struct nic_wqe *const *order, const doca_error_t *status);
 /* The status w completed with; fails if it has not completed. */
 doca_error_t nh_status_of(const struct nic_wqe *w);
 bool nh_completed(const struct nic_wqe *w);

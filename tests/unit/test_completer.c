@@ -69,15 +69,6 @@ static void answer(uint8_t opcode, uint32_t seq, uint32_t syndrome, const void *
 	nh_inject(&nh.a, &m, payload, len);
 }
 
-static void expect_done(int n, struct nic_wqe *const *order, const doca_error_t *status)
-{
-	assert_int_equal(atomic_load(&nh.done), n);
-	for (int i = 0; i < n; i++) {
-		assert_ptr_equal(nh.order[i], order[i]);
-		assert_int_equal(nh.status[i], status[i]);
-	}
-}
-
 /* A cumulative ACK completes every request up to its sequence, in order,
  * and none after; the same ACK again changes nothing. */
 static void ack_completes_up_to_its_seq(void **state)
@@ -86,8 +77,8 @@ static void ack_completes_up_to_its_seq(void **state)
 	post_writes(3);
 	answer(NIC_OP_ACK, w[1].seq, 0, NULL, 0);
 	NH_UNTIL(atomic_load(&nh.done) == 2);
-	expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
-	            (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS });
+	nh_expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
+	               (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS });
 	assert_int_equal(w[0].result_len, LEN);
 	/* Repeated (an older one, then the same): no news. The next ACK, handed
 	 * over after them, shows they were read. */
@@ -95,8 +86,8 @@ static void ack_completes_up_to_its_seq(void **state)
 	answer(NIC_OP_ACK, w[1].seq, 0, NULL, 0);
 	answer(NIC_OP_ACK, w[2].seq, 0, NULL, 0);
 	NH_UNTIL(atomic_load(&nh.done) == 3);
-	expect_done(3, (struct nic_wqe *[]){ &w[0], &w[1], &w[2] },
-	            (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS, DOCA_SUCCESS });
+	nh_expect_done(3, (struct nic_wqe *[]){ &w[0], &w[1], &w[2] },
+	               (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS, DOCA_SUCCESS });
 	assert_true(nh_rts(&nh.a));
 	assert_int_equal(nh_counters(&nh.a).requests_completed, 3);
 	assert_int_equal(nh_counters(&nh.a).requests_failed, 0);
@@ -112,9 +103,9 @@ static void nak_fails_named_request(void **state)
 	post_writes(3);
 	answer(NIC_OP_NAK, w[1].seq, NIC_SYN_REMOTE_ACCESS, NULL, 0);
 	NH_UNTIL(atomic_load(&nh.done) == 3);
-	expect_done(3, (struct nic_wqe *[]){ &w[0], &w[1], &w[2] },
-	            (doca_error_t[]){ DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED,
-	                              DOCA_ERROR_CONNECTION_ABORTED });
+	nh_expect_done(3, (struct nic_wqe *[]){ &w[0], &w[1], &w[2] },
+	               (doca_error_t[]){ DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED,
+	                                 DOCA_ERROR_CONNECTION_ABORTED });
 	assert_true(nh_failed(&nh.a));
 	c = nh_counters(&nh.a);
 	assert_int_equal(c.naks_received, 1);
@@ -140,7 +131,7 @@ static void read_response_places_data(void **state)
 	assert_doca_ok(nic_post_send(nh_qp(&nh.a), &w[0]));
 	answer(NIC_OP_READ_RESP, w[0].seq, 0, payload, sizeof(payload));
 	NH_UNTIL(atomic_load(&nh.done) == 1);
-	expect_done(1, (struct nic_wqe *[]){ &w[0] }, (doca_error_t[]){ DOCA_SUCCESS });
+	nh_expect_done(1, (struct nic_wqe *[]){ &w[0] }, (doca_error_t[]){ DOCA_SUCCESS });
 	assert_memory_equal(nh.a.mem + 1024, payload, sizeof(payload));
 	assert_int_equal(nh.a.mem[1024 + sizeof(payload)], 0x77);
 	assert_int_equal(w[0].result_len, sizeof(payload));
@@ -156,8 +147,8 @@ static void ack_for_unsent_request_fails(void **state)
 	post_writes(1);
 	answer(NIC_OP_ACK, w[0].seq + 1, 0, NULL, 0);
 	NH_UNTIL(atomic_load(&nh.done) == 1);
-	expect_done(1, (struct nic_wqe *[]){ &w[0] },
-	            (doca_error_t[]){ DOCA_ERROR_CONNECTION_RESET });
+	nh_expect_done(1, (struct nic_wqe *[]){ &w[0] },
+	               (doca_error_t[]){ DOCA_ERROR_CONNECTION_RESET });
 	assert_true(nh_failed(&nh.a));
 }
 
@@ -174,8 +165,8 @@ static void stale_read_response_fails(void **state)
 	NH_UNTIL(atomic_load(&nh.done) == 1);
 	answer(NIC_OP_READ_RESP, w[0].seq, 0, payload, sizeof(payload));
 	NH_UNTIL(atomic_load(&nh.done) == 2);
-	expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
-	            (doca_error_t[]){ DOCA_SUCCESS, DOCA_ERROR_CONNECTION_RESET });
+	nh_expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
+	               (doca_error_t[]){ DOCA_SUCCESS, DOCA_ERROR_CONNECTION_RESET });
 	assert_true(nh_failed(&nh.a));
 	assert_int_equal(nh_counters(&nh.a).bytes_read, 0);
 	for (size_t i = 0; i < 2 * LEN; i++)
@@ -192,8 +183,8 @@ static void timeout_fails_oldest(void **state)
 	post_writes(2);
 	NH_UNTIL(atomic_load(&nh.done) == 2);
 	assert_true(nh_now_s() - start >= TIMEOUT_MS / 1000.0);
-	expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
-	            (doca_error_t[]){ DOCA_ERROR_TIME_OUT, DOCA_ERROR_CONNECTION_ABORTED });
+	nh_expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
+	               (doca_error_t[]){ DOCA_ERROR_TIME_OUT, DOCA_ERROR_CONNECTION_ABORTED });
 	assert_true(nh_failed(&nh.a));
 	assert_int_equal(nh_counters(&nh.a).timeouts, 1);
 }

@@ -52,16 +52,6 @@ static void write_wqe(struct nic_wqe *x, int i)
 	nh_wqe_remote(x, &nh.b, (size_t)i * LEN);
 }
 
-/* The work requests completed in this order, with these statuses. */
-static void expect_done(int n, struct nic_wqe *const *order, const doca_error_t *status)
-{
-	assert_int_equal(atomic_load(&nh.done), n);
-	for (int i = 0; i < n; i++) {
-		assert_ptr_equal(nh.order[i], order[i]);
-		assert_int_equal(nh.status[i], status[i]);
-	}
-}
-
 /* The next message of this opcode A sent from the n-th on: its index. */
 static unsigned int sent_op(unsigned int n, uint8_t opcode, struct nic_msg *m,
                             struct fake_sent *raw)
@@ -98,8 +88,8 @@ static void sequence_numbers_increase(void **state)
 		assert_memory_equal(raw.data, nh.a.mem + i * LEN, LEN);
 	}
 	NH_UNTIL(atomic_load(&nh.done) == 3);
-	expect_done(3, (struct nic_wqe *[]){ &w[0], &w[1], &w[2] },
-	            (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS, DOCA_SUCCESS });
+	nh_expect_done(3, (struct nic_wqe *[]){ &w[0], &w[1], &w[2] },
+	               (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS, DOCA_SUCCESS });
 	assert_memory_equal(nh.b.mem, nh.a.mem, 3 * LEN);
 	assert_int_equal(nh_counters(&nh.a).posted[SOFTDOCA_OP_WRITE], 3);
 }
@@ -157,8 +147,9 @@ static void post_on_error_flushes(void **state)
 	sent = nh_sent_count(&nh.a);
 	write_wqe(&w[1], 1);
 	assert_doca_ok(nic_post_send(nh_qp(&nh.a), &w[1]));
-	expect_done(2, (struct nic_wqe *[]){ &w[0], &w[1] },
-	            (doca_error_t[]){ DOCA_ERROR_CONNECTION_RESET, DOCA_ERROR_CONNECTION_RESET });
+	nh_expect_done(
+	        2, (struct nic_wqe *[]){ &w[0], &w[1] },
+	        (doca_error_t[]){ DOCA_ERROR_CONNECTION_RESET, DOCA_ERROR_CONNECTION_RESET });
 	assert_int_equal(nh_sent_count(&nh.a), sent);
 }
 
@@ -186,9 +177,9 @@ static void refused_post_completes_in_order(void **state)
 
 	fake_xport_pause(nh.b.worker, false);
 	NH_UNTIL(atomic_load(&nh.done) == 4);
-	expect_done(4, (struct nic_wqe *[]){ &w[0], &w[1], &w[2], &w[3] },
-	            (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED,
-	                              DOCA_ERROR_CONNECTION_ABORTED });
+	nh_expect_done(4, (struct nic_wqe *[]){ &w[0], &w[1], &w[2], &w[3] },
+	               (doca_error_t[]){ DOCA_SUCCESS, DOCA_SUCCESS, DOCA_ERROR_NOT_PERMITTED,
+	                                 DOCA_ERROR_CONNECTION_ABORTED });
 	assert_true(nh_failed(&nh.a));
 	assert_memory_equal(nh.b.mem, nh.a.mem, 2 * LEN);
 	assert_int_equal(nh.b.mem[2 * LEN], 0);

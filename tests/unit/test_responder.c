@@ -338,44 +338,42 @@ static void execute_write_imm(void **state)
 	expect_served(SOFTDOCA_OP_WRITE_IMM, LEN);
 }
 
-static void execute_send(void **state)
+/* A send (with immediate or not) lands in the receive it consumes. */
+static void run_send(uint8_t opcode, const uint8_t imm[4], enum nic_recv_kind kind,
+                     enum softdoca_op_type type)
 {
+	struct nic_msg extra = { 0 };
 	uint8_t payload[LEN];
 	uint32_t seq;
 
-	(void)state;
+	memcpy(extra.imm, imm, sizeof(extra.imm));
 	nh_wqe_init(&recv_wqe, NIC_WR_RECV, recv_buf, sizeof(recv_buf));
 	assert_doca_ok(nh_post_recv(&nh.b, &recv_wqe));
 	fill(payload, sizeof(payload), 25);
-	seq = request(NIC_OP_SEND, 0, payload, LEN);
+	seq = request_with_key(opcode, nh_mmap_key(nh.b.mmap), 0, payload, LEN, &extra);
 	await_answer(NIC_OP_ACK, seq, NULL);
 	NH_UNTIL(nh_completed(&recv_wqe));
 	assert_doca_ok(nh_status_of(&recv_wqe));
 	assert_int_equal(recv_wqe.result_len, LEN);
-	assert_int_equal(recv_wqe.result_kind, NIC_RECV_SEND);
+	assert_int_equal(recv_wqe.result_kind, kind);
+	if (opcode == NIC_OP_SEND_IMM)
+		assert_memory_equal(recv_wqe.result_imm, imm, 4);
 	assert_memory_equal(recv_buf, payload, LEN);
 	assert_int_equal(recv_buf[LEN], 0x77);
-	expect_served(SOFTDOCA_OP_SEND, LEN);
+	expect_served(type, LEN);
+}
+
+static void execute_send(void **state)
+{
+	(void)state;
+	run_send(NIC_OP_SEND, (const uint8_t[4]){ 0 }, NIC_RECV_SEND, SOFTDOCA_OP_SEND);
 }
 
 static void execute_send_imm(void **state)
 {
-	struct nic_msg imm = { .imm = { 9, 8, 7, 6 } };
-	uint8_t payload[LEN];
-	uint32_t seq;
-
 	(void)state;
-	nh_wqe_init(&recv_wqe, NIC_WR_RECV, recv_buf, sizeof(recv_buf));
-	assert_doca_ok(nh_post_recv(&nh.b, &recv_wqe));
-	fill(payload, sizeof(payload), 27);
-	seq = request_with_key(NIC_OP_SEND_IMM, nh_mmap_key(nh.b.mmap), 0, payload, LEN, &imm);
-	await_answer(NIC_OP_ACK, seq, NULL);
-	NH_UNTIL(nh_completed(&recv_wqe));
-	assert_doca_ok(nh_status_of(&recv_wqe));
-	assert_int_equal(recv_wqe.result_kind, NIC_RECV_SEND_IMM);
-	assert_memory_equal(recv_wqe.result_imm, imm.imm, 4);
-	assert_memory_equal(recv_buf, payload, LEN);
-	expect_served(SOFTDOCA_OP_SEND_IMM, LEN);
+	run_send(NIC_OP_SEND_IMM, (const uint8_t[4]){ 9, 8, 7, 6 }, NIC_RECV_SEND_IMM,
+	         SOFTDOCA_OP_SEND_IMM);
 }
 
 static void execute_read(void **state)
