@@ -195,10 +195,6 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	}
 	if (locked)
 		*locked = true;
-	/* Before the poll: messages released at a connect go first, and what
-	 * arrives meanwhile queues behind them. */
-	if (SDOCA_UNLIKELY(worker->releases_pending))
-		nic_bind_release_due(worker);
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
 	if (!SLIST_EMPTY(&worker->acks))
@@ -218,16 +214,6 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 		nic_worker_settle_losses(worker, false);
 	nic_unlock(worker);
 	return events > 0;
-}
-
-void nic_worker_attend(struct nic_worker *w, bool peers)
-{
-	nic_assert_locked(w);
-	/* What came before the connect before what the transport saw later. */
-	if (w->releases_pending)
-		nic_bind_release_due(w);
-	if (peers || w->losses_pending)
-		nic_worker_settle_losses(w, peers);
 }
 
 bool nic_worker_progress(struct nic_worker *worker)
