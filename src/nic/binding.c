@@ -13,8 +13,10 @@
  *
  * Before this side connects it knows neither the peer's token nor its
  * worker, so messages for a QP in INIT wait unread, bounded, until
- * doca_rdma_connect says who the peer is; then the peer's go on in the order
- * they came and the rest are dropped as strangers'.
+ * doca_rdma_connect says who the peer is; then, at the worker's next pass
+ * (not inside the connect call), the peer's go on to the normal dispatch in
+ * the order they came, and the rest are dropped as strangers'. The peer's
+ * messages that come in between queue behind them.
  */
 #include <stdlib.h>
 
@@ -43,33 +45,43 @@ static void stranger(struct nic_qp *qp, const struct nic_msg *m)
 	w->strangers_unlogged = 0;
 }
 
+/* Keeps a message unread in the order it came: true, or false if there are
+ * too many (the caller releases rx). */
+static bool keep(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct nic_held *h = qp->resp.num_unverified < MAX_UNVERIFIED ? malloc(sizeof(*h)) : NULL;
+
+	if (h) {
+		h->rx = *rx;
+		if (xport_rx_hold(&h->rx)) {
+			h->msg = *m;
+			h->arrived_ns = nic_now_ns();
+			STAILQ_INSERT_TAIL(&qp->resp.unverified, h, link);
+			qp->resp.num_unverified++;
+			return true;
+		}
+		free(h);
+	}
+	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING,
+	               "QP %u: too many messages before it connected: dropped", qp->wire_id);
+	return false;
+}
+
 bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	struct nic_held *h;
-
-	if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
+	/* The peer's, behind those that came before the connect. */
+	if (SDOCA_UNLIKELY(qp->resp.releasing) && nic_bind_peer(qp, m->secret, rx)) {
+		if (keep(qp, m, rx))
+			return true;
+	} else if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
 		bool kept;
 
 		if (nic_diag->fault_message(qp, m, rx, &kept))
 			return kept;
 		return nic_worker_dispatch(qp, m, rx);
-	}
-	if (qp->state == NIC_QP_INIT) {
-		h = qp->resp.num_unverified < MAX_UNVERIFIED ? malloc(sizeof(*h)) : NULL;
-		if (h) {
-			h->rx = *rx;
-			if (xport_rx_hold(&h->rx)) {
-				h->msg = *m;
-				h->arrived_ns = nic_now_ns();
-				STAILQ_INSERT_TAIL(&qp->resp.unverified, h, link);
-				qp->resp.num_unverified++;
-				return true;
-			}
-			free(h);
-		}
-		SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING,
-		               "QP %u: too many messages before it connected: dropped",
-		               qp->wire_id);
+	} else if (qp->state == NIC_QP_INIT) {
+		if (keep(qp, m, rx))
+			return true;
 	} else if (qp->ep) {
 		stranger(qp, m);
 	} /* else the transport is closed: a late message of the peer's, dropped */
@@ -77,15 +89,34 @@ bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx
 	return false;
 }
 
-void nic_bind_release(struct nic_qp *qp)
+bool nic_bind_release(struct nic_qp *qp)
+{
+	nic_assert_locked(qp->worker);
+	if (STAILQ_EMPTY(&qp->resp.unverified))
+		return false;
+	/* Not inside the connect call, with its lock held: the worker's next
+	 * pass dispatches them, the way every other message enters. Until
+	 * then the peer's messages take the slow path and queue behind. */
+	qp->resp.releasing = true;
+	qp->rx_check = ~qp->rx_secret;
+	qp->worker->releases_pending = true;
+	nic_worker_wake_service(qp->worker);
+	return true;
+}
+
+/* The messages kept before the connect, and since, in the order they came. */
+static void release(struct nic_qp *qp)
 {
 	struct nic_held *h;
 
+	qp->resp.releasing = false;
+	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
 	while ((h = STAILQ_FIRST(&qp->resp.unverified))) {
 		STAILQ_REMOVE_HEAD(&qp->resp.unverified, link);
 		qp->resp.num_unverified--;
-		if (!nic_bind_peer(qp, h->msg.secret, &h->rx)) {
-			stranger(qp, &h->msg);
+		if (qp->detached || !nic_bind_peer(qp, h->msg.secret, &h->rx)) {
+			if (!qp->detached)
+				stranger(qp, &h->msg);
 			xport_rx_release(qp->worker->xport, &h->rx);
 		} else {
 			/* It waited since it came, not since now (nic_resp_connected). */
@@ -95,5 +126,22 @@ void nic_bind_release(struct nic_qp *qp)
 				h->rx.desc = NULL; /* held again: the copy moved */
 		}
 		free(h);
+	}
+	if (!qp->detached)
+		nic_resp_connected(qp);
+}
+
+void nic_bind_release_due(struct nic_worker *w)
+{
+	nic_assert_locked(w);
+	w->releases_pending = false;
+	for (uint32_t i = 0; i < w->num_qp_slots; i++) {
+		struct nic_qp *qp = w->qps[i];
+
+		if (qp && qp->resp.releasing) {
+			nic_qp_get(qp); /* a refused request may fail and free it */
+			release(qp);
+			nic_qp_put(qp);
+		}
 	}
 }

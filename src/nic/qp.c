@@ -208,9 +208,6 @@ void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 	qp->tx_secret = nic_conn_secret(qp->peer.token, qp->token);
 	qp->rx_secret = nic_conn_secret(qp->token, qp->peer.token);
 	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
-	/* What came before: the peer's requests are held in INIT, as before
-	 * (nic_resp_connected decides on them); a goodbye closes it. */
-	nic_bind_release(qp);
 	if (qp->state == NIC_QP_INIT)
 		qp->state = NIC_QP_RTS;
 	qp->peer.last_heard_ns = nic_now_ns();
@@ -219,7 +216,12 @@ void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 	/* The first message sets the transport lanes up (tens of ms in UCX), so
 	 * the first real request does not pay for it. */
 	nic_qp_send_control(qp, &hello);
-	nic_resp_connected(qp);
+	/* What came before goes on at the worker's next pass, through the
+	 * normal dispatch: the peer's requests are held until then (the
+	 * responder is not connected yet) and nic_resp_connected decides on
+	 * them; a goodbye closes the QP. */
+	if (!nic_bind_release(qp))
+		nic_resp_connected(qp);
 	SDOCA_DBG("QP %u connected to QP %u of pid %u (%s)", qp->wire_id, qp->peer.wire_id,
 	          qp->peer.pid, local ? "this host" : "another host");
 }

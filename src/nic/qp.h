@@ -132,6 +132,13 @@ struct nic_resp {
 	/* Messages that came before this side connected (binding.c). */
 	struct nic_held_list unverified;
 	uint32_t num_unverified;
+	/* Connected with messages in unverified: they, and what the peer sends
+	 * meanwhile, wait there for the worker's next pass, which hands them to
+	 * the normal dispatch (nic_bind_release_due). */
+	bool releasing;
+	/* The peer's requests run (nic_resp_connected); until then they are
+	 * held, as for a receive (RNR). */
+	bool connected;
 	/* A refused request whose NAK waits for the transfers before it
 	 * (landing.c): why (the responder's error class; 0 while none waits),
 	 * and which. Later requests are dropped meanwhile. */
@@ -284,7 +291,12 @@ static inline bool nic_bind_peer(const struct nic_qp *qp, uint64_t secret,
  * looks at it (fault.c) if it is; kept unread before this side connects
  * (true: rx kept); else dropped and counted. */
 bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx);
-/* At connect: the messages kept unread go on if they are the peer's. */
-void nic_bind_release(struct nic_qp *qp);
+/* At connect: the messages kept unread go on, if they are the peer's, at
+ * the worker's next pass (nic_bind_release_due), where every message enters
+ * the responder; false (nothing to wait for) if there are none. */
+bool nic_bind_release(struct nic_qp *qp);
+/* The worker's pass: hands the released messages of its QPs to dispatch,
+ * then lets their responders run (lock held). */
+void nic_bind_release_due(struct nic_worker *w);
 
 #endif /* SDOCA_NIC_QP_H_ */

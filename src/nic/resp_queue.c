@@ -97,7 +97,7 @@ static SDOCA_ALWAYS_INLINE bool accept(struct nic_qp *qp, const struct nic_msg *
 {
 	qp->resp.expected_seq++;
 	/* Before connect: kept for it, waiting as for a receive (RNR). */
-	if (SDOCA_UNLIKELY(qp->state == NIC_QP_INIT)) {
+	if (SDOCA_UNLIKELY(!qp->resp.connected)) {
 		if (!qp->resp.unconnected_since_ns)
 			qp->resp.unconnected_since_ns = nic_now_ns();
 		return hold(qp, m, rx);
@@ -212,6 +212,7 @@ void nic_resp_connected(struct nic_qp *qp)
 	        resp->unconnected_since_ns ? nic_now_ns() - resp->unconnected_since_ns : 0;
 
 	nic_assert_locked(qp->worker);
+	resp->connected = true;
 	resp->unconnected_since_ns = 0;
 	/* The requester gave up on requests that waited longer than its RNR
 	 * retries allow (completer.c): they are refused, never executed late. */

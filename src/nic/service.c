@@ -175,8 +175,8 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 		nic_unlock(w);
 		return next;
 	}
-	if (peers || w->losses_pending)
-		nic_worker_settle_losses(w, peers);
+	if (peers || nic_worker_attention(w))
+		nic_worker_attend(w, peers);
 	end = spin(w); /* it flushed the ACKs of what it received */
 	if (end != SPIN_QUIET) {
 		/* Not armed: back at once, after the other workers, while traffic
@@ -218,8 +218,8 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 		nic_unlock(w);
 		return next;
 	}
-	if (peers || w->losses_pending)
-		nic_worker_settle_losses(w, peers);
+	if (peers || nic_worker_attention(w))
+		nic_worker_attend(w, peers);
 	nic_ack_flush_all(w); /* the application may have stopped progressing */
 	uint64_t timers = nic_worker_timers(w, nic_now_ns());
 

@@ -210,10 +210,20 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	 * trylock can keep failing: a polling application runs them too. */
 	if (polls % APP_TIMER_POLLS == 0)
 		nic_worker_timers(worker, nic_now_ns());
-	if (SDOCA_UNLIKELY(worker->losses_pending))
-		nic_worker_settle_losses(worker, false);
+	if (SDOCA_UNLIKELY(nic_worker_attention(worker)))
+		nic_worker_attend(worker, false);
 	nic_unlock(worker);
 	return events > 0;
+}
+
+void nic_worker_attend(struct nic_worker *w, bool peers)
+{
+	nic_assert_locked(w);
+	/* What came before the connect before what the transport saw later. */
+	if (w->releases_pending)
+		nic_bind_release_due(w);
+	if (peers || w->losses_pending)
+		nic_worker_settle_losses(w, peers);
 }
 
 bool nic_worker_progress(struct nic_worker *worker)

@@ -61,6 +61,7 @@ struct nic_worker {
 	 * a deferred ACK must wake it, or nobody may send it (lock held to set). */
 	_Atomic bool svc_asleep;
 	bool losses_pending;         /* a QP's peer.lost is set */
+	bool releases_pending;       /* a QP's resp.releasing is set */
 	uint64_t stop_until_ns;      /* an injected stop (fault.c): no progress until then */
 	uint64_t stranger_log_ns;    /* when strangers' messages were last logged */
 	uint64_t strangers_unlogged; /* ... and how many were dropped since */
@@ -80,6 +81,13 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
  * reported gone and (peers true) on same-host peers whose process exited:
  * a peer's death counts only after what it sent before dying (lock held). */
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
+/* What a progress pass must look at besides the transport: lost peers,
+ * exited peers (peers true), messages released at connect (lock held). */
+static inline bool nic_worker_attention(const struct nic_worker *w)
+{
+	return w->losses_pending || w->releases_pending;
+}
+void nic_worker_attend(struct nic_worker *worker, bool peers);
 /* Calls fn for every worker, its lock held (and the list's). */
 void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);
 /* --- dispatch.c --- */
