@@ -119,10 +119,15 @@ static void release(struct nic_qp *qp)
 				stranger(qp, &h->msg);
 			xport_rx_release(qp->worker->xport, &h->rx);
 		} else {
+			bool kept;
+
 			/* It waited since it came, not since now (nic_resp_connected). */
 			if (nic_op_is_request(h->msg.opcode) && !qp->resp.unconnected_since_ns)
 				qp->resp.unconnected_since_ns = h->arrived_ns;
-			if (nic_worker_dispatch(qp, &h->msg, &h->rx))
+			/* As every message of the peer's: its faults see it first. */
+			if (!qp->fault || !nic_diag->fault_message(qp, &h->msg, &h->rx, &kept))
+				kept = nic_worker_dispatch(qp, &h->msg, &h->rx);
+			if (kept)
 				h->rx.desc = NULL; /* held again: the copy moved */
 		}
 		free(h);

@@ -195,6 +195,10 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	}
 	if (locked)
 		*locked = true;
+	/* Before the poll: messages released at a connect go first, and what
+	 * arrives meanwhile queues behind them. */
+	if (SDOCA_UNLIKELY(worker->releases_pending))
+		nic_bind_release_due(worker);
 	/* ACKs deferred by the last progress: the application had its chance to
 	 * answer (and carry them) in between. */
 	if (!SLIST_EMPTY(&worker->acks))
@@ -210,8 +214,8 @@ static SDOCA_ALWAYS_INLINE bool worker_progress(struct nic_worker *worker, bool 
 	 * trylock can keep failing: a polling application runs them too. */
 	if (polls % APP_TIMER_POLLS == 0)
 		nic_worker_timers(worker, nic_now_ns());
-	if (SDOCA_UNLIKELY(nic_worker_attention(worker)))
-		nic_worker_attend(worker, false);
+	if (SDOCA_UNLIKELY(worker->losses_pending))
+		nic_worker_settle_losses(worker, false);
 	nic_unlock(worker);
 	return events > 0;
 }
