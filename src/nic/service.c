@@ -191,6 +191,11 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 	for (int attempt = 0; attempt < 16 && !armed; attempt++) {
 		while (xport_worker_progress(w->xport))
 			;
+		/* A loss or a connect's release that came while spin() let the
+		 * lock go found the thread awake and did not kick it: attend to
+		 * it now, or it would wait for the next event. */
+		if (nic_worker_attention(w))
+			nic_worker_attend(w, false);
 		nic_ack_flush_all(w); /* nobody else will before the thread sleeps */
 		next = nic_worker_timers(w, nic_now_ns());
 		armed = xport_worker_arm(w->xport);
