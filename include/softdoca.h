@@ -93,6 +93,11 @@ struct softdoca_rdma_counters {
 	uint64_t requests_failed;   /* this side's requests completed with an error */
 	uint64_t strangers_dropped; /* messages from anyone but the peer, dropped unread */
 	uint64_t faults_injected;   /* faults injected on this connection (SOFTDOCA_FAULTS) */
+	/* A level, not a count: receive tasks the connection's context has
+	 * posted that no message took yet (its receive queue, which the
+	 * context's connections share); read with a connection's counters,
+	 * 0 in a device's. */
+	uint64_t receive_queue_depth;
 };
 
 /* Injects faults in this process from now on, as a specification in the

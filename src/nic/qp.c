@@ -352,6 +352,7 @@ void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out)
 {
 	nic_lock(qp->worker);
 	*out = qp->counters;
+	out->receive_queue_depth = nic_qp_receive_queue_depth(qp);
 	nic_unlock(qp->worker);
 	nic_counters_finish(out);
 }

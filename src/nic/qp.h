@@ -271,6 +271,13 @@ static inline void *nic_qp_owner(const struct nic_qp *qp)
 }
 /* A copy of the QP's counters (takes the lock). */
 void nic_qp_counters(struct nic_qp *qp, struct softdoca_rdma_counters *out);
+/* Receives its owner posted and no message took yet (lock held): the
+ * receive queue's depth, which a copy of the counters reports. An owner
+ * that destroyed the QP took its queue with it. */
+static inline uint64_t nic_qp_receive_queue_depth(const struct nic_qp *qp)
+{
+	return !qp->detached && qp->srq ? qp->srq->count : 0;
+}
 /* Validates connection info from outside (for the fuzzer too). */
 doca_error_t nic_conn_info_check(const uint8_t *info, size_t len);
 

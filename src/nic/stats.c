@@ -198,6 +198,7 @@ static bool add_connection(struct collect *c, uint32_t dev, const struct nic_qp 
 		.state = qp_states[qp->state],
 		.counters = qp->counters,
 	};
+	conn->counters.receive_queue_depth = nic_qp_receive_queue_depth(qp);
 	return true;
 }
 

@@ -5,8 +5,14 @@
  * fetch-adds), then reads its own counters and the server's through the
  * tool (JSON and text): each side's numbers are exactly those operations,
  * posted on one side, served on the other, and match what the process
- * reads through softdoca.h. The server meanwhile sits blocked in a read of
+ * reads through softdoca.h, and the server's receive queue holds the two
+ * receives no send took. The server meanwhile sits blocked in a read of
  * its socket, without progress calls: the service thread answers for it.
+ *
+ * stats_watch_nak: softdoca-info --watch --json on a server whose memory
+ * is revoked while it watches; the client's write is refused (a remote
+ * access NAK): the interval it falls in counts it at its rate, once, and
+ * the connection is in ERROR from then on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,17 +39,18 @@
 #define SENDS 3
 #define SEND_LEN 64
 #define ADDS 5
+#define SPARE_RECVS 2 /* posted beyond the sends: the receive queue's depth */
 #define ALL_OPS (WRITES + READS + SENDS + ADDS)
 #define SILENT_READERS 4
 
 static void stats_server(struct peer *p)
 {
-	struct posted_recv recv[SENDS];
+	struct posted_recv recv[SENDS + SPARE_RECVS];
 
 	server_prepare(p, MEM, ALL_RDMA);
 	oob_accept(p);
 	handshake(p, 0);
-	for (int i = 0; i < SENDS; i++)
+	for (int i = 0; i < SENDS + SPARE_RECVS; i++)
 		post_recv(p, &recv[i], local_buf(p, MEM - (size_t)(i + 1) * SEND_LEN, SEND_LEN, 0));
 	oob_send_str(p->oob[0], "ready");
 	/* Blocked without a DOCA call, as a target in getchar(): the service
@@ -52,6 +59,13 @@ static void stats_server(struct peer *p)
 	for (int i = 0; i < SENDS; i++) {
 		peer_wait(p, &recv[i].r, WAIT_MS);
 		check_recv(&recv[i], DOCA_RDMA_OPCODE_RECV_SEND, SEND_LEN, false, 0, "a send");
+		free_recv(&recv[i]);
+	}
+	/* The spare receives are flushed by the stop, then freed. */
+	EXPECT(doca_ctx_stop(doca_rdma_as_ctx(p->rdma)) == DOCA_ERROR_IN_PROGRESS,
+	       "stop with receives posted");
+	for (int i = SENDS; i < SENDS + SPARE_RECVS; i++) {
+		peer_wait(p, &recv[i].r, WAIT_MS);
 		free_recv(&recv[i]);
 	}
 	peer_stop(p);
@@ -255,6 +269,12 @@ static void stats_client(struct peer *p)
 	               num(counters, "requests_posted", NULL) == 0,
 	       "the server's totals are wrong");
 	EXPECT(num(sconn, "peer_pid", NULL) == (uint64_t)getpid(), "the server's peer is not us");
+	/* Its receive queue: the receives no send took; none here. */
+	EXPECT(num(sconn, "receive_queue_depth", NULL) == SPARE_RECVS &&
+	               num(conn, "receive_queue_depth", NULL) == 0 && own.receive_queue_depth == 0,
+	       "receive queue depths %lu (server) and %lu (client), expected %d and 0",
+	       (unsigned long)num(sconn, "receive_queue_depth", NULL),
+	       (unsigned long)num(conn, "receive_queue_depth", NULL), SPARE_RECVS);
 	EXPECT(num(sconn, "qp_number", NULL) == num(conn, "peer_qp_number", NULL) &&
 	               num(conn, "qp_number", NULL) == num(sconn, "peer_qp_number", NULL),
 	       "the two ends' QP numbers do not match");
@@ -274,6 +294,8 @@ static void stats_client(struct peer *p)
 	snprintf(row, sizeof(row), "\t%-16s%14u%16u%14u%16u\n", "write", 0u, 0u, WRITES,
 	         WRITES * WRITE_LEN);
 	EXPECT(strstr(out, row), "no row '%s' in:\n%s", row, out);
+	snprintf(row, sizeof(row), "\t%-24s%d\n", "receive_queue_depth:", SPARE_RECVS);
+	EXPECT(strstr(out, row), "no line '%s' in:\n%s", row, out);
 	snprintf(row, sizeof(row), " %8u ", (unsigned)getpid());
 	EXPECT(strstr(out, row) && strstr(out, " RTS "), "no connection line in:\n%s", out);
 	printf("%s", out);
@@ -284,7 +306,119 @@ static void stats_client(struct peer *p)
 	peer_stop(p);
 }
 
+/* --- softdoca-info --watch sees a NAK happen --- */
+
+#define WATCH_INTERVALS 10 /* of 0.2 s: the NAK comes after the first */
+#define REFUSED_LEN 64
+
+/* The server revokes its memory and waits, blocked: the client's write is
+ * refused by its service thread while softdoca-info watches it. */
+static void watch_nak_server(struct peer *p)
+{
+	const void *spare_blob;
+	size_t spare_len;
+
+	p->max_conns = 2;
+	server_prepare(p, MEM, ALL_RDMA);
+	/* the refusal fails the connection; the spare keeps the context up */
+	CHECK(doca_rdma_export(p->rdma, &spare_blob, &spare_len, &p->conn[1]));
+	oob_accept(p);
+	handshake(p, 0);
+	CHECK(doca_mmap_destroy(p->mmap));
+	p->mmap = NULL;
+	oob_send_str(p->oob[0], "ready");
+	oob_expect(p->oob[0], "done", WAIT_MS);
+	peer_stop(p);
+	oob_send_str(p->oob[0], "bye");
+}
+
+/* The connection to pid peer in one --watch --json line, parsed in root. */
+static json_object *watched_connection(const char *line, uint32_t peer, json_object **root)
+{
+	json_object *conns;
+
+	*root = json_tokener_parse(line);
+	EXPECT(*root, "--watch --json: not JSON: %s", line);
+	conns = field(*root, "connections");
+	for (size_t i = 0; i < json_object_array_length(conns); i++) {
+		json_object *c = json_object_array_get_idx(conns, i);
+
+		if (num(c, "peer_pid", NULL) == peer)
+			return c;
+	}
+	EXPECT(0, "--watch --json: no connection to pid %u in %s", peer, line);
+	return NULL;
+}
+
+static void watch_nak_client(struct peer *p)
+{
+	char args[96], cmd[512], line[1 << 16];
+	struct doca_buf *src, *dst;
+	uint32_t server = 0;
+	uint64_t naks_seen = 0;
+	int intervals = 0, nak_interval = 0;
+	struct result r;
+	FILE *watch;
+
+	client_prepare(p, MEM);
+	handshake(p, 0);
+	oob_expect(p->oob[0], "ready", WAIT_MS);
+	{
+		json_object *root, *conn, *dev;
+
+		root = info_json((uint32_t)getpid(), &conn, &dev);
+		server = (uint32_t)num(conn, "peer_pid", NULL);
+		json_object_put(root);
+	}
+	snprintf(args, sizeof(args), "--pid %u --watch 0.2 --count %d --json", server,
+	         WATCH_INTERVALS);
+	snprintf(cmd, sizeof(cmd), "'%s' %s", INFO_BIN, args);
+	watch = popen(cmd, "r");
+	EXPECT(watch, "cannot run %s", cmd);
+	while (fgets(line, sizeof(line), watch)) {
+		json_object *root, *conn = watched_connection(line, (uint32_t)getpid(), &root);
+		json_object *rates = field(conn, "rates"), *counters = field(conn, "counters");
+		uint64_t naks = num(counters, "naks_sent_by_syndrome", "remote_access");
+		double rate = json_object_get_double(
+		        field(field(rates, "naks_sent_by_syndrome"), "remote_access"));
+		double seconds = json_object_get_double(field(root, "seconds"));
+		const char *state = json_object_get_string(field(conn, "state"));
+
+		intervals++;
+		/* The rate is this interval's NAKs: the one NAK, once. */
+		EXPECT(naks <= 1 && (rate > 0) == (naks > naks_seen) &&
+		               (naks == naks_seen ||
+		                (rate * seconds > 0.99 && rate * seconds < 1.01)),
+		       "interval %d: %lu remote-access NAKs, %.3f/s over %.3f s (before: %lu)",
+		       intervals, (unsigned long)naks, rate, seconds, (unsigned long)naks_seen);
+		EXPECT(strcmp(state, naks ? "ERROR" : "RTS") == 0, "interval %d: %s after %lu NAKs",
+		       intervals, state, (unsigned long)naks);
+		if (naks > naks_seen)
+			nak_interval = intervals;
+		naks_seen = naks;
+		json_object_put(root);
+		if (intervals == 1) {
+			/* Refused while watched: a remote access NAK. */
+			src = local_buf(p, 0, REFUSED_LEN, REFUSED_LEN);
+			dst = remote_buf(p, 0, REFUSED_LEN, 0);
+			do_write(p, src, dst, &r);
+			expect_status(&r, DOCA_ERROR_NOT_PERMITTED, "a write to a revoked mmap");
+			put(src);
+			put(dst);
+		}
+	}
+	EXPECT(pclose(watch) == 0, "softdoca-info %s failed", args);
+	EXPECT(intervals == WATCH_INTERVALS, "%d intervals of %d", intervals, WATCH_INTERVALS);
+	EXPECT(nak_interval > 1, "no interval saw the NAK (%lu counted)", (unsigned long)naks_seen);
+	printf("softdoca-info --watch: the NAK in interval %d of %d, the connection then ERROR\n",
+	       nak_interval, intervals);
+	peer_wait_state(p, DOCA_CTX_STATE_IDLE, WAIT_MS);
+	oob_send_str(p->oob[0], "done");
+	oob_expect(p->oob[0], "bye", WAIT_MS);
+}
+
 const struct scenario stats_scenarios[] = {
 	{ "stats_pid", stats_server, stats_client },
+	{ "stats_watch_nak", watch_nak_server, watch_nak_client },
 	{ NULL, NULL, NULL },
 };

@@ -6,7 +6,8 @@
 # the target (it serves the sends):
 #  1. --watch 0.2 --count 3 --json: three JSON lines, one per interval, each
 #     with the connection's served sends growing and rates > 0 that are the
-#     counters' deltas over the interval's seconds; RNR waits counted;
+#     counters' deltas over the interval's seconds; RNR waits counted; the
+#     receive queue's depth a count;
 #  2. --watch --json without --count ends on SIGTERM, with exit 0;
 #  3. --watch 0.2 in text: the header, the table's columns and the
 #     connection's row and write line, until the target exits: exit 0 and a
@@ -76,6 +77,8 @@ for n, r in enumerate(rows, 1):
     assert len(r["connections"]) == 1, f"{len(r['connections'])} connections"
     c = r["connections"][0]
     assert c["state"] == "RTS", c["state"]
+    # the server's receive queue: receives it posted that no send took yet
+    assert isinstance(c["receive_queue_depth"], int) and c["receive_queue_depth"] >= 0
     k, rate = c["counters"], c["rates"]
     assert rate["served"]["send"] > 0 and rate["served_bytes"]["send"] > 0, rate["served"]
     assert rate["requests_served"] > 0 and rate["bytes_placed"] > 0
@@ -136,7 +139,7 @@ rc=$?
 [ $rc = 0 ] || fail "text until the end: exit $rc: $(cat "$dir/watch.err")"
 grep -q "^softdoca-info --watch: pid $server, interval 1 " "$dir/watch.txt" ||
 	fail "text: no header"
-grep -Eq '^conn_id +hca_id +qpn +peer_pid +state +inflght +posted/s +served/s' "$dir/watch.txt" ||
+grep -Eq '^conn_id +hca_id +qpn +peer_pid +state +inflght +rq +posted/s +served/s' "$dir/watch.txt" ||
 	fail "text: no column names"
 grep -Eq "^0x[0-9a-f]{8} +sdoca_[a-z0-9_]+ +[0-9]+ +$client +RTS " "$dir/watch.txt" ||
 	fail "text: no row of the connection to pid $client"

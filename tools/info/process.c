@@ -116,9 +116,9 @@ void info_print_process_text(const struct softdoca_process_counters *pc, const c
 /* One line each, then each one's counters in full. */
 static void print_connections(const struct softdoca_process_counters *pc, const char *only)
 {
-	printf("\n%-10s %-16s %6s %8s %8s %-6s %10s %14s %10s %14s %6s %6s %6s %6s %6s\n",
+	printf("\n%-10s %-16s %6s %8s %8s %-6s %10s %14s %10s %14s %6s %6s %6s %6s %6s %6s\n",
 	       "conn_id", "hca_id", "qpn", "peer_pid", "peer_qpn", "state", "posted", "bytes_sent",
-	       "served", "bytes_placed", "rnr", "t/o", "naks", "strgr", "fault");
+	       "served", "bytes_placed", "rq", "rnr", "t/o", "naks", "strgr", "fault");
 	for (uint32_t i = 0; i < pc->num_connections; i++) {
 		const struct softdoca_connection_counters *c = &pc->connections[i];
 		const struct softdoca_rdma_counters *k = &c->counters;
@@ -127,12 +127,12 @@ static void print_connections(const struct softdoca_process_counters *pc, const 
 			continue;
 		printf("0x%08x %-16s %6u %8u %8u %-6s %10" PRIu64 " %14" PRIu64 " %10" PRIu64
 		       " %14" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64 " %6" PRIu64
-		       " %6" PRIu64 "\n",
+		       " %6" PRIu64 " %6" PRIu64 "\n",
 		       c->connection_id, pc->devices[c->device].ibdev_name, c->qp_number,
 		       c->peer_pid, c->peer_qp_number, info_state_name(c->state),
 		       k->requests_posted, k->bytes_sent, k->requests_served, k->bytes_placed,
-		       k->rnr_waits + k->rnr_notices, k->timeouts, k->naks_sent + k->naks_received,
-		       k->strangers_dropped, k->faults_injected);
+		       k->receive_queue_depth, k->rnr_waits + k->rnr_notices, k->timeouts,
+		       k->naks_sent + k->naks_received, k->strangers_dropped, k->faults_injected);
 	}
 	for (uint32_t i = 0; i < pc->num_connections; i++) {
 		const struct softdoca_connection_counters *c = &pc->connections[i];
@@ -142,6 +142,8 @@ static void print_connections(const struct softdoca_process_counters *pc, const 
 		printf("\nconnection 0x%08x (hca_id %s, qpn %u, peer pid %u qpn %u, %s)\n",
 		       c->connection_id, pc->devices[c->device].ibdev_name, c->qp_number,
 		       c->peer_pid, c->peer_qp_number, info_state_name(c->state));
+		printf("\t%-24s%" PRIu64 "\n",
+		       "receive_queue_depth:", c->counters.receive_queue_depth);
 		print_counters(&c->counters);
 	}
 }
@@ -242,6 +244,9 @@ int info_print_process_json(const struct softdoca_process_counters *pc, const ch
 		                       json_object_new_int64(c->peer_qp_number));
 		json_object_object_add(o, "state",
 		                       json_object_new_string(info_state_name(c->state)));
+		json_object_object_add(
+		        o, "receive_queue_depth",
+		        json_object_new_int64((int64_t)c->counters.receive_queue_depth));
 		json_object_object_add(o, "counters", info_counters_json(&c->counters, 0));
 		json_object_array_add(conns, o);
 	}

@@ -93,12 +93,12 @@ static uint64_t in_flight(const struct softdoca_rdma_counters *c)
 }
 
 static void print_row(const char *id, const char *ibdev, const char *qpn, const char *peer,
-                      const char *state, const struct softdoca_rdma_counters *now,
+                      const char *state, const char *rq, const struct softdoca_rdma_counters *now,
                       const struct softdoca_rdma_counters *d, double s)
 {
-	printf("%-10s %-16s %6s %8s %-6s %7" PRIu64 " %10.0f %10.0f %10.2f %10.2f %10.2f %7.0f "
-	       "%7.0f %6.0f %6.0f\n",
-	       id, ibdev, qpn, peer, state, in_flight(now), (double)d->requests_posted / s,
+	printf("%-10s %-16s %6s %8s %-6s %7" PRIu64 " %6s %10.0f %10.0f %10.2f %10.2f %10.2f "
+	       "%7.0f %7.0f %6.0f %6.0f\n",
+	       id, ibdev, qpn, peer, state, in_flight(now), rq, (double)d->requests_posted / s,
 	       (double)d->requests_served / s, (double)d->bytes_sent / MIB / s,
 	       (double)d->bytes_read / MIB / s, (double)d->bytes_placed / MIB / s,
 	       (double)(d->rnr_waits + d->rnr_notices) / s,
@@ -130,7 +130,7 @@ static void print_connections(const struct info_interval *iv, const char *only, 
 {
 	const struct softdoca_process_counters *pc = iv->now;
 	struct softdoca_rdma_counters d;
-	char id[16], qpn[16], peer[16];
+	char id[16], qpn[16], peer[16], rq[24];
 
 	for (uint32_t i = 0; i < pc->num_connections; i++) {
 		const struct softdoca_connection_counters *c = &pc->connections[i], *b;
@@ -146,7 +146,8 @@ static void print_connections(const struct info_interval *iv, const char *only, 
 		}
 		snprintf(qpn, sizeof(qpn), "%u", c->qp_number);
 		snprintf(peer, sizeof(peer), "%u", c->peer_pid);
-		print_row(id, device_name(pc, c->device), qpn, peer, info_state_name(c->state),
+		snprintf(rq, sizeof(rq), "%" PRIu64, c->counters.receive_queue_depth);
+		print_row(id, device_name(pc, c->device), qpn, peer, info_state_name(c->state), rq,
 		          &c->counters, &d, iv->seconds);
 	}
 }
@@ -164,9 +165,10 @@ void info_watch_print_text(const struct info_interval *iv, const char *only, boo
 		printf("\033[H\033[2J"); /* home and erase, as watch(1) redraws */
 	printf("softdoca-info --watch: pid %u, interval %" PRIu64 " (%.3f s to %s UTC)\n", pc->pid,
 	       iv->number, iv->seconds, stamp);
-	printf("%-10s %-16s %6s %8s %-6s %7s %10s %10s %10s %10s %10s %7s %7s %6s %6s\n", "conn_id",
-	       "hca_id", "qpn", "peer_pid", "state", "inflght", "posted/s", "served/s",
-	       "sent_MiB/s", "read_MiB/s", "plcd_MiB/s", "rnr/s", "naks/s", "t/o/s", "fail/s");
+	printf("%-10s %-16s %6s %8s %-6s %7s %6s %10s %10s %10s %10s %10s %7s %7s %6s %6s\n",
+	       "conn_id", "hca_id", "qpn", "peer_pid", "state", "inflght", "rq", "posted/s",
+	       "served/s", "sent_MiB/s", "read_MiB/s", "plcd_MiB/s", "rnr/s", "naks/s", "t/o/s",
+	       "fail/s");
 	for (uint32_t i = 0; i < pc->num_devices; i++) {
 		const struct softdoca_device_counters *dev = &pc->devices[i], *b;
 
@@ -174,7 +176,8 @@ void info_watch_print_text(const struct info_interval *iv, const char *only, boo
 			continue;
 		b = device_before(iv, dev->ibdev_name);
 		counters_delta(&dev->counters, b ? &b->counters : NULL, &d);
-		print_row("all", dev->ibdev_name, "-", "-", "-", &dev->counters, &d, iv->seconds);
+		print_row("all", dev->ibdev_name, "-", "-", "-", "-", &dev->counters, &d,
+		          iv->seconds);
 	}
 	print_connections(iv, only, false);
 	print_connections(iv, only, true);
@@ -259,6 +262,9 @@ int info_watch_print_json(const struct info_interval *iv, const char *only)
 		json_object_object_add(o, "state",
 		                       json_object_new_string(info_state_name(c->state)));
 		json_object_object_add(o, "new", json_object_new_boolean(b == NULL));
+		json_object_object_add(
+		        o, "receive_queue_depth",
+		        json_object_new_int64((int64_t)c->counters.receive_queue_depth));
 		ok = add_numbers(o, &c->counters, b ? &b->counters : NULL, iv->seconds);
 	}
 	json_object_object_add(root, "devices", devs);
