@@ -73,6 +73,12 @@ bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx
 	if (SDOCA_UNLIKELY(qp->resp.releasing) && nic_bind_peer(qp, m->secret, rx)) {
 		if (keep(qp, m, rx))
 			return true;
+		/* A hole in the peer's sequence: nothing after it could run. */
+		xport_rx_release(qp->worker->xport, rx);
+		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true,
+		            "cannot hold the peer's message until the connect's (too many "
+		            "waiting, or out of memory)");
+		return false;
 	} else if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
 		bool kept;
 
@@ -109,8 +115,8 @@ static void release(struct nic_qp *qp)
 {
 	struct nic_held *h;
 
-	qp->resp.releasing = false;
-	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
+	/* Still releasing while the list is walked: a message of the peer's
+	 * that came meanwhile is kept behind, and walked in its turn. */
 	while ((h = STAILQ_FIRST(&qp->resp.unverified))) {
 		STAILQ_REMOVE_HEAD(&qp->resp.unverified, link);
 		qp->resp.num_unverified--;
@@ -132,6 +138,8 @@ static void release(struct nic_qp *qp)
 		}
 		free(h);
 	}
+	qp->resp.releasing = false;
+	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
 	if (!qp->detached)
 		nic_resp_connected(qp);
 }

@@ -86,6 +86,10 @@ void nic_worker_settle_losses(struct nic_worker *w, bool peers)
 	 * peer's last messages (an ACK, its goodbye) were read: read them first. */
 	while (xport_worker_progress(w->xport))
 		;
+	/* A connect answered in that progress (an RDMA-CM client's) released
+	 * messages: they came before the loss, so they go first. */
+	if (w->releases_pending)
+		nic_bind_release_due(w);
 	w->losses_pending = false;
 	for (uint32_t i = 0; i < w->num_qp_slots; i++) {
 		struct nic_qp *qp = w->qps[i];

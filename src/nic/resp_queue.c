@@ -162,8 +162,8 @@ void nic_resp_drain(struct nic_qp *qp)
 	struct nic_held *h;
 
 	nic_assert_locked(qp->worker);
-	while ((h = STAILQ_FIRST(&resp->held)) && !nic_resp_must_wait(qp, &h->msg, &h->rx) &&
-	       qp->state == NIC_QP_RTS) {
+	while ((h = STAILQ_FIRST(&resp->held)) && resp->connected &&
+	       !nic_resp_must_wait(qp, &h->msg, &h->rx) && qp->state == NIC_QP_RTS) {
 		STAILQ_REMOVE_HEAD(&resp->held, link);
 		resp->num_held--;
 		if (nic_resp_run(qp, &h->msg, &h->rx) == RESP_WAIT_RECV) {
