@@ -41,6 +41,7 @@
 #include "core/sdk_log.h"
 #include "transport/ucx.h"
 #include "transport/ucx_address.h"
+#include "transport/ucx_tcp_events.h"
 
 SDOCA_LOG_MODULE(ucx);
 
@@ -374,11 +375,17 @@ static void after_progress(struct ucx_worker *worker)
 /* The UCX worker's progress, no endpoint closed inside it. */
 static unsigned int ucp_progress(struct ucx_worker *worker)
 {
+	unsigned long left_out = ucx_event_writes_left_out();
 	unsigned int events;
 
 	worker->progressing++;
 	events = ucp_worker_progress(worker->ucp);
 	worker->progressing--;
+	/* A socket's write left for the next wait (ucx_tcp_events.c) happens
+	 * only if there is one: activity, so that the caller progresses again
+	 * rather than arm (a no-op for TCP) and sleep with the write pending. */
+	if (SDOCA_UNLIKELY(ucx_event_writes_left_out() != left_out) && events == 0)
+		events = 1;
 	return events;
 }
 

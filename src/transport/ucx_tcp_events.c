@@ -16,11 +16,14 @@
  * are the ones libuct calls. An event with both directions reaches libuct's
  * handler in two calls, read first; the write call is left out when this
  * thread removed a socket from an event set since the wait began, which every
- * endpoint destruction does (and nothing in steady traffic: a write wait comes
- * and goes by ucs_event_set_mod). UCX's TCP sockets are level-triggered, so a
- * write left out is reported again by the next wait while the endpoint still
- * wants it. Every other handler (UCX's async thread, an application's) gets
- * its events as they came.
+ * endpoint destruction does (and UCX does for an endpoint left with no
+ * direction to wait for). UCX's TCP sockets are level-triggered, so a write left out is
+ * reported again by the next wait while the endpoint still wants it - if
+ * there is a next wait: UCX's TCP arm does nothing, and the socket's wait
+ * stays ready without a new edge for a sleeping thread. So a write left out
+ * is counted, and the worker's progress (ucx.c) reports it as activity: its
+ * caller progresses again before it sleeps. Every other handler (UCX's
+ * async thread, an application's) gets its events as they came.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -48,10 +51,19 @@ typedef ucs_status_t (*event_set_del_fn)(ucs_sys_event_set_t *, int);
 /* Sockets this thread removed from event sets: a handler that destroyed
  * an endpoint did. */
 static _Thread_local unsigned long removals;
+/* Write calls left for the next wait, by any thread: rare, and read by
+ * every progress, which a thread-local read would cost a call in a shared
+ * library (another thread's only costs one more progress). */
+static _Atomic unsigned long writes_left_out;
 
 unsigned long ucx_event_removals(void)
 {
 	return removals;
+}
+
+unsigned long ucx_event_writes_left_out(void)
+{
+	return atomic_load_explicit(&writes_left_out, memory_order_relaxed);
 }
 
 void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_t events, void *arg,
@@ -64,11 +76,13 @@ void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_
 		return;
 	}
 	handler(callback_data, (uint8_t)(events & ~UCS_EVENT_SET_EVWRITE), arg);
-	if (removals == removals_at_wait)
+	if (removals == removals_at_wait) {
 		handler(callback_data, UCS_EVENT_SET_EVWRITE, arg);
-	else
+	} else {
+		atomic_fetch_add_explicit(&writes_left_out, 1, memory_order_relaxed);
 		SDOCA_DBG("a socket was removed since the wait began: its write event waits "
 		          "for the next one");
+	}
 }
 
 static bool file_is_libuct(ucs_event_set_handler_t handler)

@@ -23,4 +23,8 @@ void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_
  * ucs_event_set_del, which every endpoint destruction calls). */
 unsigned long ucx_event_removals(void);
 
+/* How many write calls have been left for the next wait (any thread): a
+ * caller that sees it grow must wait (progress) again before it sleeps. */
+unsigned long ucx_event_writes_left_out(void);
+
 #endif

@@ -60,8 +60,11 @@ static void both_directions_read_then_write(void **state)
 {
 	const uint8_t both = UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVWRITE;
 
+	unsigned long left_out = ucx_event_writes_left_out();
+
 	(void)state;
 	ucx_deliver_event(handler, NULL, both | UCS_EVENT_SET_EVERR, NULL, ucx_event_removals());
+	assert_int_equal(ucx_event_writes_left_out(), left_out);
 	assert_int_equal(num_calls, 2);
 	assert_int_equal(calls[0], UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVERR);
 	assert_int_equal(calls[1], UCS_EVENT_SET_EVWRITE);
@@ -71,10 +74,14 @@ static void no_write_after_a_destroying_read(void **state)
 {
 	const uint8_t both = UCS_EVENT_SET_EVREAD | UCS_EVENT_SET_EVWRITE;
 
+	unsigned long left_out = ucx_event_writes_left_out();
+
 	destroy_fd = (int)(intptr_t)*state;
 	ucx_deliver_event(handler, NULL, both, NULL, ucx_event_removals());
 	assert_int_equal(num_calls, 1);
 	assert_int_equal(calls[0], UCS_EVENT_SET_EVREAD);
+	/* counted: the worker's progress reports it, so the wait comes again */
+	assert_int_equal(ucx_event_writes_left_out(), left_out + 1);
 }
 
 static void no_write_after_a_removal_earlier_in_the_wait(void **state)
