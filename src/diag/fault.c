@@ -129,27 +129,15 @@ static uint64_t until(uint64_t now, uint32_t ms)
 }
 
 /* The service thread may sleep without a timer: a deadline was added. */
-static void wake_service(struct nic_worker *w)
-{
-	if (atomic_load(&w->svc_asleep) && atomic_exchange(&w->svc_asleep, false))
-		nic_service_kick();
-}
-
 static bool delay(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, uint32_t ms)
 {
-	struct nic_held *h = malloc(sizeof(*h));
+	struct nic_held *h = nic_held_new(m, rx);
 
 	if (!h)
 		return false;
-	h->rx = *rx;
-	if (!xport_rx_hold(&h->rx)) {
-		free(h);
-		return false;
-	}
-	h->msg = *m;
 	h->arrived_ns = nic_now_ns() + (uint64_t)ms * 1000000u;
 	STAILQ_INSERT_TAIL(&qp->fault->delayed, h, link);
-	wake_service(qp->worker);
+	nic_worker_wake_service(qp->worker);
 	return true;
 }
 
@@ -208,7 +196,7 @@ bool diag_fault_message(struct nic_qp *qp, const struct nic_msg *m, struct xport
 			if (waiting)
 				nic_srq_wait(&f->empty, qp);
 		}
-		wake_service(qp->worker);
+		nic_worker_wake_service(qp->worker);
 		return false;
 	case SDOCA_FAULT_EMPTY_READ:
 		if (!nic_comp_read_empty(qp, m, rx))

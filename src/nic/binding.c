@@ -49,18 +49,13 @@ static void stranger(struct nic_qp *qp, const struct nic_msg *m)
  * too many (the caller releases rx). */
 static bool keep(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	struct nic_held *h = qp->resp.num_unverified < MAX_UNVERIFIED ? malloc(sizeof(*h)) : NULL;
+	struct nic_held *h = qp->resp.num_unverified < MAX_UNVERIFIED ? nic_held_new(m, rx) : NULL;
 
 	if (h) {
-		h->rx = *rx;
-		if (xport_rx_hold(&h->rx)) {
-			h->msg = *m;
-			h->arrived_ns = nic_now_ns();
-			STAILQ_INSERT_TAIL(&qp->resp.unverified, h, link);
-			qp->resp.num_unverified++;
-			return true;
-		}
-		free(h);
+		h->arrived_ns = nic_now_ns();
+		STAILQ_INSERT_TAIL(&qp->resp.unverified, h, link);
+		qp->resp.num_unverified++;
+		return true;
 	}
 	SDOCA_LOG_ONCE(DOCA_LOG_LEVEL_WARNING,
 	               "QP %u: too many messages before it connected: dropped", qp->wire_id);

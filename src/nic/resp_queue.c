@@ -20,27 +20,33 @@ SDOCA_LOG_MODULE(resp_queue);
 #define MAX_HELD 65536
 #define RNR_NOTICE_NS 100000000u /* "still waiting" to the requester every 100 ms */
 
+struct nic_held *nic_held_new(const struct nic_msg *m, struct xport_rx *rx)
+{
+	struct nic_held *h = malloc(sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->rx = *rx;
+	if (!xport_rx_hold(&h->rx)) {
+		free(h);
+		return NULL;
+	}
+	h->msg = *m;
+	return h;
+}
+
 /* A copy of the request that outlives the transport's callback, or NULL
  * (the connection failed). */
 static struct nic_held *keep(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
-	struct nic_held *h;
+	struct nic_held *h = qp->resp.num_held < MAX_HELD ? nic_held_new(m, rx) : NULL;
 
-	h = qp->resp.num_held < MAX_HELD ? malloc(sizeof(*h)) : NULL;
-	if (h) {
-		h->rx = *rx;
-		if (!xport_rx_hold(&h->rx)) {
-			free(h);
-			h = NULL;
-		}
-	}
 	if (!h) {
 		xport_rx_release(qp->worker->xport, rx);
 		nic_qp_fail(qp, DOCA_ERROR_CONNECTION_ABORTED, true,
 		            "cannot hold a request (too many waiting, or out of memory)");
 		return NULL;
 	}
-	h->msg = *m;
 	qp->resp.num_held++;
 	return h;
 }
