@@ -128,7 +128,8 @@ static uint64_t until(uint64_t now, uint32_t ms)
 	return ms ? now + (uint64_t)ms * 1000000u : UINT64_MAX;
 }
 
-/* The service thread may sleep without a timer: a deadline was added. */
+/* Held for ms; the service thread, which may sleep without a timer, is
+ * woken for the deadline. */
 static bool delay(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx, uint32_t ms)
 {
 	struct nic_held *h = nic_held_new(m, rx);

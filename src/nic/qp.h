@@ -86,6 +86,7 @@ STAILQ_HEAD(nic_held_list, nic_held);
  * (xport_rx_hold), or NULL (no memory): rx is then still the caller's
  * (resp_queue.c). */
 struct nic_held *nic_held_new(const struct nic_msg *m, struct xport_rx *rx);
+
 STAILQ_HEAD(nic_landing_queue, nic_landing);
 LIST_HEAD(nic_landing_set, nic_landing);
 

@@ -17,12 +17,12 @@
  * handler in two calls, read first; the write call is left out when this
  * thread removed a socket from an event set since the wait began, which every
  * endpoint destruction does (and UCX does for an endpoint left with no
- * direction to wait for). UCX's TCP sockets are level-triggered, so a write left out is
- * reported again by the next wait while the endpoint still wants it - if
- * there is a next wait: UCX's TCP arm does nothing, and the socket's wait
- * stays ready without a new edge for a sleeping thread. So a write left out
- * is counted, and the worker's progress (ucx.c) reports it as activity: its
- * caller progresses again before it sleeps. Every other handler (UCX's
+ * direction to wait for). UCX's TCP sockets are level-triggered, so a write
+ * left out is reported again by the next wait while the endpoint still
+ * wants it - if there is a next wait: UCX's TCP arm does nothing, and a
+ * socket that stays ready gives a sleeping thread no new edge. So a write
+ * left out is counted, and the worker's progress (ucx.c) reports it as
+ * activity: its caller progresses again before it sleeps. Every other handler (UCX's
  * async thread, an application's) gets its events as they came.
  */
 #include <dlfcn.h>
