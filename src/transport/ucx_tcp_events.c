@@ -52,18 +52,13 @@ typedef ucs_status_t (*event_set_del_fn)(ucs_sys_event_set_t *, int);
  * an endpoint did. */
 static _Thread_local unsigned long removals;
 /* Write calls left for the next wait, by any thread: rare, and read by
- * every progress, which a thread-local read would cost a call in a shared
+ * every progress, where a thread-local read would cost a call in a shared
  * library (another thread's only costs one more progress). */
-static _Atomic unsigned long writes_left_out;
+_Atomic unsigned long ucx_event_writes_left_out_count;
 
 unsigned long ucx_event_removals(void)
 {
 	return removals;
-}
-
-unsigned long ucx_event_writes_left_out(void)
-{
-	return atomic_load_explicit(&writes_left_out, memory_order_relaxed);
 }
 
 void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_t events, void *arg,
@@ -79,7 +74,8 @@ void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_
 	if (removals == removals_at_wait) {
 		handler(callback_data, UCS_EVENT_SET_EVWRITE, arg);
 	} else {
-		atomic_fetch_add_explicit(&writes_left_out, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&ucx_event_writes_left_out_count, 1,
+		                          memory_order_relaxed);
 		SDOCA_DBG("a socket was removed since the wait began: its write event waits "
 		          "for the next one");
 	}

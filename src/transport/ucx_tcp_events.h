@@ -6,6 +6,7 @@
 #ifndef SDOCA_TRANSPORT_UCX_TCP_EVENTS_H_
 #define SDOCA_TRANSPORT_UCX_TCP_EVENTS_H_
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* UCX's event handler type (ucs_event_set_handler_t; events are UCX's
@@ -24,7 +25,13 @@ void ucx_deliver_event(ucx_event_handler_fn handler, void *callback_data, uint8_
 unsigned long ucx_event_removals(void);
 
 /* How many write calls have been left for the next wait (any thread): a
- * caller that sees it grow must wait (progress) again before it sleeps. */
-unsigned long ucx_event_writes_left_out(void);
+ * caller that sees it grow must wait (progress) again before it sleeps.
+ * Read inline: every progress reads it twice. */
+extern _Atomic unsigned long ucx_event_writes_left_out_count;
+
+static inline unsigned long ucx_event_writes_left_out(void)
+{
+	return atomic_load_explicit(&ucx_event_writes_left_out_count, memory_order_relaxed);
+}
 
 #endif
