@@ -17,8 +17,9 @@
 # the self cost of the polling functions (doca_pe_progress down to UCX's
 # worker progress and uct's poll, which Debian's UCX 1.13.1 leaves unnamed:
 # 0x18430 in libuct, 0x45e20 in libucp; and the transport's progress
-# operation in ucx.c, which calls UCX's): the message work alone, whatever
-# the number of empty polls.
+# operation in ucx.c and its wrapper of UCX's, ucp_progress, whether the
+# compiler inlined it or not): the message work alone, whatever the number
+# of empty polls.
 #
 #   bench/instructions.sh [BUILD_DIR] [OP ...]   (default build/, write send: the
 #   ping-pong operations; a read target serves outside the ping-pong loop)
@@ -65,7 +66,7 @@ per_call() {
 outside_polls() {
 	callgrind_annotate --threshold=100 "$1" 2>/dev/null |
 		awk -v n="$N" '/^ *[0-9,]+ .*\[.*\]$/ { c = $1; gsub(",", "", c); all += c
-			if ($0 ~ /ucp_worker_progress|0x0000000000018430.*libuct|0x0000000000045e20.*libucp|doca_pe_progress|rdma_progress|pingpong_wait|nic_worker_progress|ucx\.c:worker_progress/) poll += c }
+			if ($0 ~ /ucp_worker_progress|0x0000000000018430.*libuct|0x0000000000045e20.*libucp|doca_pe_progress|rdma_progress|pingpong_wait|nic_worker_progress|ucx\.c:worker_progress|ucx\.c:ucp_progress/) poll += c }
 			END { printf "%d", (all - poll) / n }'
 }
 
