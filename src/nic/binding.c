@@ -62,6 +62,17 @@ static bool keep(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx
 	return false;
 }
 
+/* A message known to be the peer's: its faults see it first, as every
+ * message of the peer's. */
+static bool deliver(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
+{
+	bool kept;
+
+	if (qp->fault && nic_diag->fault_message(qp, m, rx, &kept))
+		return kept;
+	return nic_worker_dispatch(qp, m, rx);
+}
+
 bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx *rx)
 {
 	/* The peer's, behind those that came before the connect. */
@@ -75,11 +86,7 @@ bool nic_bind_refuse(struct nic_qp *qp, const struct nic_msg *m, struct xport_rx
 		            "waiting, or out of memory)");
 		return false;
 	} else if (qp->fault && nic_bind_peer(qp, m->secret, rx)) {
-		bool kept;
-
-		if (nic_diag->fault_message(qp, m, rx, &kept))
-			return kept;
-		return nic_worker_dispatch(qp, m, rx);
+		return deliver(qp, m, rx);
 	} else if (qp->state == NIC_QP_INIT) {
 		if (keep(qp, m, rx))
 			return true;
@@ -120,21 +127,16 @@ static void release(struct nic_qp *qp)
 				stranger(qp, &h->msg);
 			xport_rx_release(qp->worker->xport, &h->rx);
 		} else {
-			bool kept;
-
 			/* It waited since it came, not since now (nic_resp_connected). */
 			if (nic_op_is_request(h->msg.opcode) && !qp->resp.unconnected_since_ns)
 				qp->resp.unconnected_since_ns = h->arrived_ns;
-			/* As every message of the peer's: its faults see it first. */
-			if (!qp->fault || !nic_diag->fault_message(qp, &h->msg, &h->rx, &kept))
-				kept = nic_worker_dispatch(qp, &h->msg, &h->rx);
-			if (kept)
+			if (deliver(qp, &h->msg, &h->rx))
 				h->rx.desc = NULL; /* held again: the copy moved */
 		}
 		free(h);
 	}
 	qp->resp.releasing = false;
-	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
+	nic_bind_open_fast_path(qp);
 	if (!qp->detached)
 		nic_resp_connected(qp);
 }

@@ -207,7 +207,7 @@ void nic_qp_ready(struct nic_qp *qp, const uint8_t *info)
 	qp->peer.rnr_retry = info[INFO_RNR_RETRY];
 	qp->tx_secret = nic_conn_secret(qp->peer.token, qp->token);
 	qp->rx_secret = nic_conn_secret(qp->token, qp->peer.token);
-	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
+	nic_bind_open_fast_path(qp);
 	if (qp->state == NIC_QP_INIT)
 		qp->state = NIC_QP_RTS;
 	qp->peer.last_heard_ns = nic_now_ns();

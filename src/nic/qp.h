@@ -294,6 +294,12 @@ static inline bool nic_bind_ok(const struct nic_qp *qp, uint64_t secret, const s
 {
 	return secret == qp->rx_check && qp->ep && xport_rx_from(rx, qp->ep);
 }
+/* The peer's messages take the fast path from now on, unless the QP has
+ * faults, whose messages take the slow path (nic_bind_refuse) on purpose. */
+static inline void nic_bind_open_fast_path(struct nic_qp *qp)
+{
+	qp->rx_check = qp->fault ? ~qp->rx_secret : qp->rx_secret;
+}
 /* The same, whatever the QP's faults (slow paths). */
 static inline bool nic_bind_peer(const struct nic_qp *qp, uint64_t secret,
                                  const struct xport_rx *rx)

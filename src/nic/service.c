@@ -175,8 +175,7 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 		nic_unlock(w);
 		return next;
 	}
-	if (peers || nic_worker_attention(w))
-		nic_worker_attend(w, peers);
+	nic_worker_attend(w, peers);
 	end = spin(w); /* it flushed the ACKs of what it received */
 	if (end != SPIN_QUIET) {
 		/* Not armed: back at once, after the other workers, while traffic
@@ -194,8 +193,7 @@ static uint64_t serve(struct nic_worker *w, bool peers)
 		/* A loss or a connect's release that came while spin() let the
 		 * lock go found the thread awake and did not kick it: attend to
 		 * it now, or it would wait for the next event. */
-		if (nic_worker_attention(w))
-			nic_worker_attend(w, false);
+		nic_worker_attend(w, false);
 		nic_ack_flush_all(w); /* nobody else will before the thread sleeps */
 		next = nic_worker_timers(w, nic_now_ns());
 		armed = xport_worker_arm(w->xport);
@@ -223,8 +221,7 @@ static uint64_t watch(struct nic_worker *w, bool peers)
 		nic_unlock(w);
 		return next;
 	}
-	if (peers || nic_worker_attention(w))
-		nic_worker_attend(w, peers);
+	nic_worker_attend(w, peers);
 	nic_ack_flush_all(w); /* the application may have stopped progressing */
 	uint64_t timers = nic_worker_timers(w, nic_now_ns());
 

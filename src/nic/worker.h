@@ -81,12 +81,9 @@ uint64_t nic_worker_timers(struct nic_worker *worker, uint64_t now_ns);
  * reported gone and (peers true) on same-host peers whose process exited:
  * a peer's death counts only after what it sent before dying (lock held). */
 void nic_worker_settle_losses(struct nic_worker *worker, bool peers);
-/* What a progress pass must look at besides the transport: lost peers,
- * exited peers (peers true), messages released at connect (lock held). */
-static inline bool nic_worker_attention(const struct nic_worker *w)
-{
-	return w->losses_pending || w->releases_pending;
-}
+/* What a service pass looks at besides the transport, if anything waits:
+ * messages released at connect, lost peers and (peers true) exited peers
+ * (lock held). */
 void nic_worker_attend(struct nic_worker *worker, bool peers);
 /* Calls fn for every worker, its lock held (and the list's). */
 void nic_workers_visit(void (*fn)(struct nic_worker *w, void *arg), void *arg);

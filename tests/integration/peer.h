@@ -123,6 +123,10 @@ struct posted_recv {
 };
 
 void server_prepare(struct peer *p, size_t mem_len, uint32_t mmap_access);
+/* The same with a second connection, conn[1], exported and never
+ * connected: it takes QP number 2 and keeps the context up when conn[0]
+ * fails. */
+void server_prepare_spare(struct peer *p, size_t mem_len, uint32_t mmap_access);
 void client_prepare(struct peer *p, size_t mem_len);
 /* Connection then mmap, in the order DOCA samples use. */
 void handshake(struct peer *p, int i);

@@ -59,14 +59,9 @@ static void capture_server(struct peer *p)
 	struct posted_recv recv[3];
 	char *msg;
 
-	const void *spare_blob;
-	size_t spare_len;
-
-	p->max_conns = 2;
-	server_prepare(p, MEM, ALL_RDMA);
 	/* A connection exported and never connected takes QP number 2: the
 	 * server's QP differs from the client's, so the check tells them apart. */
-	CHECK(doca_rdma_export(p->rdma, &spare_blob, &spare_len, &p->conn[1]));
+	server_prepare_spare(p, MEM, ALL_RDMA);
 	oob_accept(p);
 	handshake(p, 0);
 	fill_text(p->mem + OFF_READ, READ_LEN, 'R');

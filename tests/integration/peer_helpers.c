@@ -20,6 +20,16 @@ void server_prepare(struct peer *p, size_t mem_len, uint32_t mmap_access)
 	peer_start(p);
 }
 
+void server_prepare_spare(struct peer *p, size_t mem_len, uint32_t mmap_access)
+{
+	const void *blob;
+	size_t len;
+
+	p->max_conns = 2;
+	server_prepare(p, mem_len, mmap_access);
+	CHECK(doca_rdma_export(p->rdma, &blob, &len, &p->conn[1]));
+}
+
 void client_prepare(struct peer *p, size_t mem_len)
 {
 	p->rdma_permissions = ALL_RDMA;

@@ -315,13 +315,8 @@ static void stats_client(struct peer *p)
  * refused by its service thread while softdoca-info watches it. */
 static void watch_nak_server(struct peer *p)
 {
-	const void *spare_blob;
-	size_t spare_len;
-
-	p->max_conns = 2;
-	server_prepare(p, MEM, ALL_RDMA);
 	/* the refusal fails the connection; the spare keeps the context up */
-	CHECK(doca_rdma_export(p->rdma, &spare_blob, &spare_len, &p->conn[1]));
+	server_prepare_spare(p, MEM, ALL_RDMA);
 	oob_accept(p);
 	handshake(p, 0);
 	CHECK(doca_mmap_destroy(p->mmap));
